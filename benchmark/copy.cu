@@ -1,0 +1,128 @@
+// Family "copy": each vector width of vector_copy<N>, gpuprims::copy and the reference notes' scalar
+// launch, against cudaMemcpyAsync and cub::DeviceTransform (identity) on the same buffers.
+// Family "copy_offset": the notes' misaligned-read study (source offset 0, 1, 11, 128 floats).
+#include <gpuprims/copy.cuh>
+
+#include "support.cuh"
+
+#include <cub/device/device_transform.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpuprims::bench {
+namespace {
+
+constexpr std::int64_t copy_sizes[] = {std::int64_t{1} << 20, std::int64_t{1} << 24, std::int64_t{1} << 28};
+
+struct identity {
+  __device__ float operator()(float x) const { return x; }
+};
+
+// The reference notes' scalar kernel as launched there: 128 threads, grid capped at MAX_BLOCKS
+// (here one wave of resident 128-thread blocks) and a grid-stride loop.
+__global__ void notes_scalar_kernel(const float* in, float* out, std::size_t n) {
+  gpuprims::vector_copy<1>(in, out, n);
+}
+
+// The notes' readOffset kernel: thread i reads in[i + offset] and writes out[i].
+__global__ void notes_read_offset_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                         std::size_t n, std::size_t offset) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) {
+    out[i] = in[i + offset];
+  }
+}
+
+template <class Launch>
+void copy_floats(benchmark::State& state, std::size_t n, std::size_t in_offset, std::size_t out_offset,
+                 Launch launch) {
+  random_buffer in((n + in_offset) * sizeof(float), 7);
+  random_buffer out((n + out_offset) * sizeof(float), 8);
+  if (!in.ok() || !out.ok()) {
+    state.SkipWithError("allocation failed");
+    return;
+  }
+  const float* src = in.as<float>() + in_offset;
+  float* dst = out.as<float>() + out_offset;
+  time_launches(state, 2 * n * sizeof(float), [&](cudaStream_t s) { launch(src, dst, n, s); });
+}
+
+void check(benchmark::State& state, cudaError_t status) {
+  if (status != cudaSuccess) {
+    state.SkipWithError(cudaGetErrorString(status));
+  }
+}
+
+template <int N>
+void add_vector_copy(const options& opt) {
+  add(opt, "copy", "vector_copy<" + std::to_string(N) + ">", false, [](benchmark::State& state) {
+    copy_floats(state, state.range(0), 0, 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      check(state, gpuprims::copy_vectorized<N>(in, out, n, s));
+    });
+  })->ArgsProduct({{copy_sizes[0], copy_sizes[1], copy_sizes[2]}})->ArgNames({"n"});
+}
+
+}  // namespace
+
+void register_copy(const options& opt) {
+  const std::vector<std::int64_t> sizes(std::begin(copy_sizes), std::end(copy_sizes));
+  add(opt, "copy", "cudaMemcpyAsync", true, [](benchmark::State& state) {
+    copy_floats(state, state.range(0), 0, 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      check(state, cudaMemcpyAsync(out, in, n * sizeof(float), cudaMemcpyDeviceToDevice, s));
+    });
+  })->ArgsProduct({sizes})->ArgNames({"n"});
+  add(opt, "copy", "cub::DeviceTransform", true, [](benchmark::State& state) {
+    copy_floats(state, state.range(0), 0, 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      check(state, cub::DeviceTransform::Transform(in, out, static_cast<std::int64_t>(n), identity{}, s));
+    });
+  })->ArgsProduct({sizes})->ArgNames({"n"});
+  add(opt, "copy", "notes_scalar_128xMAX_BLOCKS", false, [](benchmark::State& state) {
+    int device = 0, sms = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    copy_floats(state, state.range(0), 0, 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      const std::size_t max_blocks = static_cast<std::size_t>(sms) * 16;
+      const std::size_t blocks = std::min((n + 127) / 128, max_blocks);
+      notes_scalar_kernel<<<static_cast<unsigned>(blocks), 128, 0, s>>>(in, out, n);
+    });
+  })->ArgsProduct({sizes})->ArgNames({"n"});
+  add_vector_copy<1>(opt);
+  add_vector_copy<2>(opt);
+  add_vector_copy<4>(opt);
+  add(opt, "copy", "gpuprims::copy", false, [](benchmark::State& state) {
+    copy_floats(state, state.range(0), 0, 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      check(state, gpuprims::copy(in, out, n, s));
+    });
+  })->ArgsProduct({sizes})->ArgNames({"n"});
+
+  // Misaligned reads, as in the notes: 2^26 floats (256 MiB each way, far past L2), the source
+  // shifted by `offset` floats; gpuprims::copy falls back to the widest width the skew allows, and
+  // peels to 16-byte vectors when the destination is shifted alike.
+  const std::vector<std::int64_t> offsets = {0, 1, 11, 128};
+  const std::size_t study_n = std::size_t{1} << 26;
+  add(opt, "copy_offset", "cudaMemcpyAsync", true, [=](benchmark::State& state) {
+    copy_floats(state, study_n, state.range(0), 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      check(state, cudaMemcpyAsync(out, in, n * sizeof(float), cudaMemcpyDeviceToDevice, s));
+    });
+  })->ArgsProduct({offsets})->ArgNames({"offset"});
+  add(opt, "copy_offset", "notes_read_offset", false, [=](benchmark::State& state) {
+    const auto offset = static_cast<std::size_t>(state.range(0));
+    copy_floats(state, study_n, offset, 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      notes_read_offset_kernel<<<static_cast<unsigned>((n + 511) / 512), 512, 0, s>>>(in - offset, out, n, offset);
+    });
+  })->ArgsProduct({offsets})->ArgNames({"offset"});
+  add(opt, "copy_offset", "gpuprims::copy", false, [=](benchmark::State& state) {
+    copy_floats(state, study_n, state.range(0), 0, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      check(state, gpuprims::copy(in, out, n, s));
+    });
+  })->ArgsProduct({offsets})->ArgNames({"offset"});
+  add(opt, "copy_offset", "gpuprims::copy(both shifted)", false, [=](benchmark::State& state) {
+    const auto offset = static_cast<std::size_t>(state.range(0));
+    copy_floats(state, study_n, offset, offset, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+      check(state, gpuprims::copy(in, out, n, s));
+    });
+  })->ArgsProduct({offsets})->ArgNames({"offset"});
+}
+
+}  // namespace gpuprims::bench

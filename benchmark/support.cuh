@@ -1,0 +1,135 @@
+// The benchmark harness shared by every family: device facts, random device buffers, and the timed
+// loop (CUDA events around each launch, median reported as GB/s and % of theoretical DRAM peak).
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpuprims::bench {
+
+// Options every family registers with.
+struct options {
+  double min_time = 0.5;  // seconds of timed launches per benchmark (--short: 0.05)
+};
+
+// Theoretical DRAM bandwidth in bytes/s: two transfers per memory clock (DDR/HBM) over the bus.
+inline double peak_bytes_per_second() {
+  int device = 0, clock_khz = 0, bus_bits = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device);
+  cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device);
+  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0);
+}
+
+// A template, so that every source including this header may instantiate it without ODR clashes.
+template <class Word>
+__global__ void fill_random_kernel(Word* words, std::size_t count, std::uint32_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    std::uint64_t z = (i + seed) * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    words[i] = static_cast<Word>(z ^ (z >> 31));
+  }
+}
+
+// A device allocation filled with random bits (never zeros: they hide unwritten outputs and can
+// run faster than real data). Frees itself; reports failures through `ok()`.
+class random_buffer {
+ public:
+  explicit random_buffer(std::size_t bytes, std::uint32_t seed = 1) {
+    ok_ = cudaMalloc(&data_, bytes + 16) == cudaSuccess;
+    if (ok_) {
+      fill_random_kernel<<<1024, 256>>>(static_cast<std::uint32_t*>(data_), (bytes + 16) / 4, seed);
+      ok_ = cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess;
+    }
+  }
+  ~random_buffer() { cudaFree(data_); }
+  random_buffer(const random_buffer&) = delete;
+  random_buffer& operator=(const random_buffer&) = delete;
+
+  bool ok() const { return ok_; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
+
+ private:
+  void* data_ = nullptr;
+  bool ok_ = false;
+};
+
+// Times `launch(stream)` once per benchmark iteration with CUDA events (UseManualTime), after a
+// warm-up, and reports the median: GB/s of `bytes` (the minimum the operation must move), % of the
+// theoretical peak, and the median time in microseconds.
+template <class Launch>
+void time_launches(benchmark::State& state, std::size_t bytes, Launch launch) {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
+    state.SkipWithError("stream or event creation failed");
+    return;
+  }
+  for (int i = 0; i < 3; ++i) {
+    launch(stream);
+  }
+  cudaError_t status = cudaStreamSynchronize(stream);
+  std::vector<double> seconds;
+  if (status == cudaSuccess) {
+    status = cudaGetLastError();
+  }
+  if (status == cudaSuccess) {
+    for (auto _ : state) {
+      cudaEventRecord(start, stream);
+      launch(stream);
+      cudaEventRecord(stop, stream);
+      cudaEventSynchronize(stop);
+      float ms = 0;
+      cudaEventElapsedTime(&ms, start, stop);
+      state.SetIterationTime(ms * 1e-3);
+      seconds.push_back(ms * 1e-3);
+    }
+    status = cudaGetLastError();
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaStreamDestroy(stream);
+  if (status != cudaSuccess || seconds.empty()) {
+    state.SkipWithError(status != cudaSuccess ? cudaGetErrorString(status) : "no iterations");
+    return;
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
+  const double median = seconds[seconds.size() / 2];
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["median_us"] = median * 1e6;
+  state.counters["GB/s"] = bytes / median / 1e9;
+  state.counters["peak_pct"] = 100.0 * bytes / median / peak_bytes_per_second();
+}
+
+// Registers `fn(state)` as "<family>/<variant>" with one run per argument, manual time, microseconds.
+// Baselines carry the label "baseline" so reports can compute ratios within a run.
+template <class Fn>
+benchmark::internal::Benchmark* add(const options& opt, const std::string& family, const std::string& variant,
+                                    bool baseline, Fn fn) {
+  const std::string name = family + "/" + variant;
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), [fn, baseline](benchmark::State& state) {
+    fn(state);
+    if (baseline) {
+      state.SetLabel("baseline");
+    }
+  });
+  return b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(opt.min_time);
+}
+
+// Family registration functions, one per benchmark source.
+void register_copy(const options& opt);
+
+}  // namespace gpuprims::bench

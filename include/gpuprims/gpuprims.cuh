@@ -1,0 +1,4 @@
+// Umbrella header: every gpuprims primitive.
+#pragma once
+
+#include <gpuprims/copy.cuh>

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# gpu-check.sh [OUTDIR]: everything CI cannot do, on a machine with a CUDA GPU.
+#   1. configure + build (all cores), 2. every test, 3. the GPU tests under compute-sanitizer
+#   (memcheck, racecheck, initcheck, synccheck), 4. the benchmark in short mode + its report.
+# Logs, benchmark.json and report.md land in OUTDIR (default: build/gpu-check); a summary is
+# printed last. Exit status: non-zero if any step failed.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mkdir -p "${1:-$root/build/gpu-check}" && cd "${1:-$root/build/gpu-check}" && pwd)
+build=$root/build/default
+cd "$root"
+status=0
+summary=()
+note() { summary+=("$1"); }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/device.txt" 2>&1
+note "device: $(cat "$out/device.txt")"
+
+if cmake --preset default >"$out/configure.log" 2>&1 &&
+   cmake --build --preset default --parallel "$(nproc)" >"$out/build.log" 2>&1; then
+  note "build: ok"
+else
+  note "build: FAILED (see build.log)"
+  printf '%s\n' "${summary[@]}"
+  exit 1
+fi
+
+ctest --preset default --parallel 4 >"$out/ctest.log" 2>&1 || status=1
+note "ctest: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
+skipped=$(grep -c '(Skipped)' "$out/ctest.log")
+note "ctest: $skipped skipped"
+
+# The GPU tests' commands, straight from ctest; the [large] cases (> 2^31 elements) are left out:
+# under instrumentation they take minutes and add no new code path.
+mapfile -t gpu_tests < <(ctest --test-dir "$build" -L gpu --show-only=json-v1 | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    cmd = t["command"]
+    if cmd and cmd[0].endswith("gpuprims_requires_gpu"):
+        cmd = cmd[1:]
+    if cmd and "gpuprims_test_" in cmd[0]:
+        cmd = cmd + ["~[large]"]
+    print("\t".join(cmd))')
+for tool in memcheck racecheck initcheck synccheck; do
+  log=$out/sanitizer-$tool.log
+  : >"$log"
+  tool_status=0
+  for line in "${gpu_tests[@]}"; do
+    IFS=$'\t' read -r -a cmd <<<"$line"
+    extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    echo "### compute-sanitizer --tool $tool ${cmd[*]}" >>"$log"
+    compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "${cmd[@]}" >>"$log" 2>&1 || tool_status=1
+  done
+  errors=$(grep -E '^========= (ERROR SUMMARY|RACECHECK SUMMARY)' "$log" | tr '\n' ' ')
+  note "compute-sanitizer $tool over ${#gpu_tests[@]} programs: $([ $tool_status = 0 ] && echo clean || echo FAILED) ($errors)"
+  [ $tool_status = 0 ] || status=1
+done
+
+bench=$build/benchmark/gpuprims_bench
+if "$bench" --short --benchmark_out="$out/benchmark.json" --benchmark_out_format=json >"$out/benchmark.log" 2>&1 &&
+   python3 benchmark/report.py "$out/benchmark.json" --out "$out" >"$out/report.log" 2>&1; then
+  note "benchmark: ok (benchmark.json, report.md)"
+else
+  note "benchmark: FAILED (see benchmark.log)"
+  status=1
+fi
+
+printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+exit $status
