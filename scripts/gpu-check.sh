@@ -12,7 +12,7 @@ build=$root/build/default
 cd "$root"
 status=0
 summary=()
-note() { summary+=("$1"); }
+note() { summary+=("$1"); echo "gpu-check: $1"; }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/device.txt" 2>&1
 note "device: $(cat "$out/device.txt")"
