@@ -117,7 +117,7 @@ void register_copy(const options& opt) {
       check(state, gpuprims::copy(in, out, n, s));
     });
   })->ArgsProduct({offsets})->ArgNames({"offset"});
-  add(opt, "copy_offset", "gpuprims::copy(both shifted)", false, [=](benchmark::State& state) {
+  add(opt, "copy_offset", "gpuprims::copy_both_shifted", false, [=](benchmark::State& state) {
     const auto offset = static_cast<std::size_t>(state.range(0));
     copy_floats(state, study_n, offset, offset, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
       check(state, gpuprims::copy(in, out, n, s));

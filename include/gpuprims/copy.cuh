@@ -69,12 +69,12 @@ cudaError_t launch_copy(std::size_t words, Launch launch) {
   return cudaGetLastError();
 }
 
-template <std::size_t Width>
-cudaError_t launch_copy_bytes(const unsigned char* in, unsigned char* out, std::size_t bytes,
-                              cudaStream_t stream) {
-  return launch_copy(bytes / Width + 1, [&](auto unroll, unsigned int blocks) {
-    copy_bytes_kernel<Width, decltype(unroll)::value, copy_block_threads>
-        <<<blocks, copy_block_threads, 0, stream>>>(in, out, bytes);
+template <int Lane>
+cudaError_t launch_copy_skewed(const unsigned char* in, unsigned char* out, std::size_t bytes,
+                               unsigned int shift_bits, cudaStream_t stream) {
+  return launch_copy(bytes / 16 + 1, [&](auto unroll, unsigned int blocks) {
+    copy_skewed_kernel<Lane, decltype(unroll)::value, copy_block_threads>
+        <<<blocks, copy_block_threads, 0, stream>>>(in, out, bytes, shift_bits);
   });
 }
 
@@ -101,8 +101,9 @@ template <int N, class T>
   });
 }
 
-/// Copies in[0, n) -> out[0, n) with the widest access the pointers allow: the bytes are moved in
-/// 16-byte words when in and out are equally aligned modulo 16, else 8, 4, 2 or 1. Any trivially
+/// Copies in[0, n) -> out[0, n) with 16-byte accesses whatever the pointers' alignment: when in and
+/// out are equally aligned modulo 16 a few leading elements are peeled; when they are not, each
+/// aligned 16-byte store is assembled from the two aligned source words it straddles. Any trivially
 /// copyable T (a 12-byte struct too). Same contract as copy_vectorized.
 ///
 ///   cudaError_t e = gpuprims::copy(d_in, d_out, n, stream);
@@ -113,24 +114,33 @@ template <class T>
     return cudaSuccess;
   }
   GPUPRIMS_RETURN_IF_ERROR(detail::validate_copy(in, out, n));
+  const auto skew = (reinterpret_cast<std::uintptr_t>(in) - reinterpret_cast<std::uintptr_t>(out)) % 16;
+  constexpr bool word_sized = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8;
+  if constexpr (word_sized && alignof(T) >= sizeof(T)) {
+    if (skew == 0) {  // peel whole elements, then 16-byte vectors of T
+      return copy_vectorized<16 / sizeof(T)>(in, out, n, stream);
+    }
+  }
   const auto* src = reinterpret_cast<const unsigned char*>(in);
   auto* dst = reinterpret_cast<unsigned char*>(out);
   const std::size_t bytes = n * sizeof(T);
-  // Pointers equal modulo W can both be aligned to W by peeling the same number of bytes.
-  const auto skew = reinterpret_cast<std::uintptr_t>(src) - reinterpret_cast<std::uintptr_t>(dst);
-  if (skew % 16 == 0) {
-    return detail::launch_copy_bytes<16>(src, dst, bytes, stream);
+  const auto shift_bits = static_cast<unsigned int>(8 * (skew % 4));
+  switch (skew / 4) {
+    case 0:
+      if (skew == 0) {
+        return detail::launch_copy(bytes / 16 + 1, [&](auto unroll, unsigned int blocks) {
+          detail::copy_aligned_bytes_kernel<decltype(unroll)::value, detail::copy_block_threads>
+              <<<blocks, detail::copy_block_threads, 0, stream>>>(src, dst, bytes);
+        });
+      }
+      return detail::launch_copy_skewed<0>(src, dst, bytes, shift_bits, stream);
+    case 1:
+      return detail::launch_copy_skewed<1>(src, dst, bytes, shift_bits, stream);
+    case 2:
+      return detail::launch_copy_skewed<2>(src, dst, bytes, shift_bits, stream);
+    default:
+      return detail::launch_copy_skewed<3>(src, dst, bytes, shift_bits, stream);
   }
-  if (skew % 8 == 0) {
-    return detail::launch_copy_bytes<8>(src, dst, bytes, stream);
-  }
-  if (skew % 4 == 0) {
-    return detail::launch_copy_bytes<4>(src, dst, bytes, stream);
-  }
-  if (skew % 2 == 0) {
-    return detail::launch_copy_bytes<2>(src, dst, bytes, stream);
-  }
-  return detail::launch_copy_bytes<1>(src, dst, bytes, stream);
 }
 
 }  // namespace gpuprims

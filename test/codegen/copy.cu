@@ -39,11 +39,14 @@ extern "C" __global__ void copy_int8_n16(const std::int8_t* in, std::int8_t* out
 template __global__ void gpuprims::detail::vector_copy_kernel<1, 1, 256, float>(const float*, float*, std::size_t);
 template __global__ void gpuprims::detail::vector_copy_kernel<4, 1, 256, float>(const float*, float*, std::size_t);
 template __global__ void gpuprims::detail::vector_copy_kernel<4, 4, 256, float>(const float*, float*, std::size_t);
-template __global__ void gpuprims::detail::copy_bytes_kernel<16, 1, 256>(const unsigned char*, unsigned char*, std::size_t);
-template __global__ void gpuprims::detail::copy_bytes_kernel<16, 4, 256>(const unsigned char*, unsigned char*, std::size_t);
-template __global__ void gpuprims::detail::copy_bytes_kernel<8, 1, 256>(const unsigned char*, unsigned char*, std::size_t);
+template __global__ void gpuprims::detail::copy_aligned_bytes_kernel<1, 256>(const unsigned char*, unsigned char*, std::size_t);
+template __global__ void gpuprims::detail::copy_aligned_bytes_kernel<4, 256>(const unsigned char*, unsigned char*, std::size_t);
+template __global__ void gpuprims::detail::copy_skewed_kernel<0, 1, 256>(const unsigned char*, unsigned char*, std::size_t, unsigned int);
+template __global__ void gpuprims::detail::copy_skewed_kernel<3, 4, 256>(const unsigned char*, unsigned char*, std::size_t, unsigned int);
 
 // sass: vector_copy_kernel<4, 4, 256, float> has LDG\.E\.128
-// sass: copy_bytes_kernel<16ul, 1, 256> has STG\.E\.128
-// sass: copy_bytes_kernel<8ul, 1, 256> has LDG\.E\.64
-// sass: copy_bytes_kernel<8ul, 1, 256> lacks LDG\.E\.128
+// sass: copy_aligned_bytes_kernel<1, 256> has STG\.E\.128
+// Mutually misaligned pointers still get 16-byte loads and stores, assembled with funnel shifts.
+// sass: copy_skewed_kernel has LDG\.E\.128
+// sass: copy_skewed_kernel has STG\.E\.128
+// sass: copy_skewed_kernel has SHF\.R

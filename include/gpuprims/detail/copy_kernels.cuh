@@ -150,15 +150,85 @@ __global__ void __launch_bounds__(BlockThreads)
   vector_copy_impl<N, Unroll>(in, out, n, rank, num_threads);
 }
 
-// gpuprims::copy's kernel: the bytes of any trivially copyable type, Width chosen on the host from
-// the pointers' mutual alignment (2 and 1 included, which vector_copy<N> does not offer).
-template <std::size_t Width, int Unroll, int BlockThreads>
+// gpuprims::copy's kernel for the bytes of any trivially copyable type when source and destination
+// are equally aligned modulo 16: peel to 16-byte alignment, then 16-byte words.
+template <int Unroll, int BlockThreads>
 __global__ void __launch_bounds__(BlockThreads)
-    copy_bytes_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
-                      std::size_t n) {
+    copy_aligned_bytes_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+                              std::size_t n) {
   const std::size_t rank = static_cast<std::size_t>(blockIdx.x) * BlockThreads + threadIdx.x;
   const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * BlockThreads;
-  copy_widest<Width, Unroll>(in, out, n, rank, num_threads);
+  copy_widest<16, Unroll>(in, out, n, rank, num_threads);
+}
+
+// The 16 bytes that start `4 * Lane + shift_bits / 8` bytes into the 32 bytes a:b (little endian).
+// Lane is a template parameter so that the lane array is indexed by constants only and stays in
+// registers.
+template <int Lane>
+__device__ __forceinline__ uint4 funnel_word(const uint4& a, const uint4& b, unsigned int shift_bits) {
+  const unsigned int l[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  return make_uint4(__funnelshift_r(l[Lane], l[Lane + 1], shift_bits),
+                    __funnelshift_r(l[Lane + 1], l[Lane + 2], shift_bits),
+                    __funnelshift_r(l[Lane + 2], l[Lane + 3], shift_bits),
+                    __funnelshift_r(l[Lane + 3], l[Lane + 4], shift_bits));
+}
+
+// Copies bytes between pointers that no peel can align together: (in - out) % 16 == 4 * Lane +
+// shift_bits / 8 != 0. The destination is peeled to 16-byte alignment; each aligned 16-byte store is
+// then assembled from the two aligned 16-byte source words that straddle it. Neighbouring threads
+// load the same words, so L1 absorbs the second load and DRAM sees each byte once, as in an aligned
+// copy. Only words entirely inside the source range are loaded; the edges go byte by byte.
+template <int Lane, int Unroll>
+__device__ __forceinline__ void copy_skewed(const unsigned char* __restrict__ in,
+                                            unsigned char* __restrict__ out, std::size_t n,
+                                            unsigned int shift_bits, std::size_t rank,
+                                            std::size_t num_threads) {
+  const auto out_addr = reinterpret_cast<std::uintptr_t>(out);
+  std::size_t head = (16 - out_addr % 16) % 16;
+  head = head < n ? head : n;
+  const std::size_t rest = n - head;
+  const std::size_t skew = reinterpret_cast<std::uintptr_t>(in + head) % 16;
+  // Source words: base[k] holds in[head - skew + 16k, +16). Output word j needs base[j] and
+  // base[j + 1]; base[j] starts inside the range for j >= 1, base[j + 1] ends inside it while
+  // 16 (j + 2) <= rest + skew.
+  const std::size_t limit = (rest + skew) / 16;
+  const std::size_t words = rest / 16;
+  const std::size_t end = limit >= 1 && limit - 1 < words ? limit - 1 : (limit >= 1 ? words : 0);
+  const std::size_t count = end > 1 ? end - 1 : 0;  // output words 1 .. end - 1
+  const auto* src = reinterpret_cast<const uint4*>(in + head + (16 - skew));  // base[1]
+  auto* dst = reinterpret_cast<uint4*>(out + head) + 1;
+
+  std::size_t i = rank;
+  if constexpr (Unroll > 1) {
+    for (; i + (Unroll - 1) * num_threads < count; i += Unroll * num_threads) {
+      uint4 lo[Unroll], hi[Unroll];
+#pragma unroll
+      for (int k = 0; k < Unroll; ++k) {
+        lo[k] = src[i + k * num_threads];
+        hi[k] = src[i + k * num_threads + 1];
+      }
+#pragma unroll
+      for (int k = 0; k < Unroll; ++k) {
+        dst[i + k * num_threads] = funnel_word<Lane>(lo[k], hi[k], shift_bits);
+      }
+    }
+  }
+  for (; i < count; i += num_threads) {
+    dst[i] = funnel_word<Lane>(src[i], src[i + 1], shift_bits);
+  }
+  const std::size_t body_begin = count > 0 ? head + 16 : n;
+  const std::size_t body_end = count > 0 ? head + 16 * (count + 1) : n;
+  copy_elements(in, out, 0, body_begin, rank, num_threads);
+  copy_elements(in, out, body_end, n, rank, num_threads);
+}
+
+template <int Lane, int Unroll, int BlockThreads>
+__global__ void __launch_bounds__(BlockThreads)
+    copy_skewed_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+                       std::size_t n, unsigned int shift_bits) {
+  const std::size_t rank = static_cast<std::size_t>(blockIdx.x) * BlockThreads + threadIdx.x;
+  const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * BlockThreads;
+  copy_skewed<Lane, Unroll>(in, out, n, shift_bits, rank, num_threads);
 }
 
 }  // namespace gpuprims::detail
