@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -34,15 +35,29 @@ struct device_shape {
   int max_threads_per_multiprocessor = 0;
 };
 
-// Reads the current device's shape. cudaDeviceGetAttribute is a cached host-side lookup: no
-// synchronisation, no driver round trip on the hot path.
+// The current device's shape. Read once per device and cached: a launcher's host overhead is what
+// small (L2-sized) calls are bound by. No synchronisation, no allocation.
 inline cudaError_t query_device_shape(device_shape& shape) {
+  constexpr int max_cached_devices = 64;
+  static std::atomic<long long> cache[max_cached_devices] = {};  // sms << 32 | threads; 0: unread
   int device = 0;
   GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&device));
+  if (device >= 0 && device < max_cached_devices) {
+    const long long packed = cache[device].load(std::memory_order_relaxed);
+    if (packed != 0) {
+      shape.multiprocessors = static_cast<int>(packed >> 32);
+      shape.max_threads_per_multiprocessor = static_cast<int>(packed & 0xffffffff);
+      return cudaSuccess;
+    }
+  }
   GPUPRIMS_RETURN_IF_ERROR(
       cudaDeviceGetAttribute(&shape.multiprocessors, cudaDevAttrMultiProcessorCount, device));
   GPUPRIMS_RETURN_IF_ERROR(cudaDeviceGetAttribute(&shape.max_threads_per_multiprocessor,
                                                   cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  if (device >= 0 && device < max_cached_devices) {
+    cache[device].store(static_cast<long long>(shape.multiprocessors) << 32 | shape.max_threads_per_multiprocessor,
+                        std::memory_order_relaxed);
+  }
   return cudaSuccess;
 }
 
