@@ -31,11 +31,15 @@ note "ctest: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
 skipped=$(grep -c '(Skipped)' "$out/ctest.log")
 note "ctest: $skipped skipped"
 
-# The GPU tests' commands, straight from ctest; the [large] cases (> 2^31 elements) are left out:
+# The GPU tests' commands, straight from ctest (-L also selects the fixtures they need, which are
+# no GPU programs: keep only tests labelled gpu); the [large] cases (> 2^31 elements) are left out:
 # under instrumentation they take minutes and add no new code path.
 mapfile -t gpu_tests < <(ctest --test-dir "$build" -L gpu --show-only=json-v1 | python3 -c '
 import json, sys
 for t in json.load(sys.stdin)["tests"]:
+    labels = next((p["value"] for p in t.get("properties", []) if p["name"] == "LABELS"), [])
+    if "gpu" not in labels:
+        continue
     cmd = t["command"]
     if cmd and cmd[0].endswith("gpuprims_requires_gpu"):
         cmd = cmd[1:]

@@ -11,23 +11,18 @@ using namespace gpuprims::test;
 
 namespace {
 
-// The launcher calls live apart from the Catch2 assertions, and are not inlined into them: gcc 13
-// (Ubuntu 24.04) takes minutes to compile a function that mixes Catch2 v3 assertions with several
-// inlined launchers.
-__noinline__ std::vector<cudaError_t> rejected_calls(float* data) {
-  return {
-      gpuprims::copy(data, data + 1, 100),                                  // overlap, out after in
-      gpuprims::copy(data + 1, data, 100),                                  // overlap, out before in
-      gpuprims::copy_vectorized<4>(data, data + 99, 100),                   // one shared element
-      gpuprims::copy(data, data, 1),                                        // in place
-      gpuprims::copy(static_cast<const float*>(nullptr), data, 1),          // null input
-      gpuprims::copy_vectorized<2>(data, static_cast<float*>(nullptr), 1),  // null output
-  };
+// Each launcher call sits alone in a function of its own, kept out of line: gcc 13 (Ubuntu 24.04)
+// took minutes to compile a function holding several of these calls next to Catch2 v3 assertions.
+__noinline__ cudaError_t overlap_out_after_in(float* d) { return gpuprims::copy(d, d + 1, 100); }
+__noinline__ cudaError_t overlap_out_before_in(float* d) { return gpuprims::copy(d + 1, d, 100); }
+__noinline__ cudaError_t overlap_one_element(float* d) { return gpuprims::copy_vectorized<4>(d, d + 99, 100); }
+__noinline__ cudaError_t in_place(float* d) { return gpuprims::copy(d, d, 1); }
+__noinline__ cudaError_t null_input(float* d) { return gpuprims::copy(static_cast<const float*>(nullptr), d, 1); }
+__noinline__ cudaError_t null_output(float* d) {
+  return gpuprims::copy_vectorized<2>(d, static_cast<float*>(nullptr), 1);
 }
-
-__noinline__ std::vector<cudaError_t> empty_calls(float* data) {
-  return {gpuprims::copy(data, data + 512, 0), gpuprims::copy_vectorized<4>(data, data, 0)};
-}
+__noinline__ cudaError_t empty_copy(float* d) { return gpuprims::copy(d, d + 512, 0); }
+__noinline__ cudaError_t empty_in_place(float* d) { return gpuprims::copy_vectorized<4>(d, d, 0); }
 
 }  // namespace
 
@@ -35,15 +30,13 @@ TEST_CASE("copy rejects bad arguments without launching", "[copy][gpu]") {
   device_buffer buffer(4096);
   buffer.poison();
   auto* data = reinterpret_cast<float*>(buffer.data());
-  const std::vector<cudaError_t> rejected = rejected_calls(data);
-  const std::vector<cudaError_t> empty = empty_calls(data);
-  for (std::size_t i = 0; i < rejected.size(); ++i) {
-    INFO("rejected call " << i);
-    CHECK(rejected[i] == cudaErrorInvalidValue);
+  using call = cudaError_t (*)(float*);
+  for (call rejected : {overlap_out_after_in, overlap_out_before_in, overlap_one_element, in_place, null_input,
+                        null_output}) {
+    CHECK(rejected(data) == cudaErrorInvalidValue);
   }
-  for (std::size_t i = 0; i < empty.size(); ++i) {
-    INFO("empty call " << i);
-    CHECK(empty[i] == cudaSuccess);
+  for (call empty : {empty_copy, empty_in_place}) {
+    CHECK(empty(data) == cudaSuccess);
   }
   GPUPRIMS_CHECK_LAUNCH();
   const std::vector<unsigned char> after = buffer.download();

@@ -19,8 +19,8 @@ namespace gpuprims {
 /// thread's index among them (a block: threadIdx.x, blockDim.x). Moves N elements per access where
 /// the pointers allow it (N == 1, or N * sizeof(T) of 4, 8 or 16 bytes): mutually aligned pointers
 /// peel a few elements to reach alignment, mutually misaligned ones fall back to a narrower width.
-/// Unroll is the number of vectors each thread keeps in flight. Every calling thread must pass the
-/// same in, out, n and num_threads.
+/// Unroll is the number of vectors each thread keeps in flight. in and out must not overlap, and
+/// every calling thread must pass the same in, out, n and num_threads.
 ///
 ///   gpuprims::vector_copy<4>(in, out, n, threadIdx.x, blockDim.x);   // float: 16-byte accesses
 template <int N, int Unroll = 1, class T>
