@@ -137,7 +137,7 @@ __device__ __forceinline__ void vector_copy_impl(const T* in, T* out, std::size_
 // Launch shape of the host launchers, measured on an H100 (docs/copy.md): one vector per thread
 // and a grid that covers the input beats a persistent grid-stride grid by ~4% on inputs far past
 // L2 (each block streams one contiguous tile); below `copy_unroll_below` vectors per resident
-// thread, 4 vectors per thread halve the blocks to schedule and win on L2-sized inputs.
+// thread, 4 vectors per thread (a quarter of the blocks to schedule) win on L2-sized inputs.
 inline constexpr int copy_block_threads = 256;
 inline constexpr int copy_unroll = 4;
 inline constexpr int copy_unroll_below = 8;
