@@ -10,13 +10,6 @@
 
 namespace gpuprims::test {
 
-// Element types by size and alignment: blob<4, 4> behaves like float, blob<4, 1> can start at any
-// byte, so it reaches every source/destination offset.
-template <std::size_t Size, std::size_t Align>
-struct alignas(Align) blob {
-  unsigned char bytes[Size];
-};
-
 struct copy_subject {
   std::string name;
   std::size_t size;       // sizeof(T)

@@ -2,3 +2,4 @@
 #pragma once
 
 #include <gpuprims/copy.cuh>
+#include <gpuprims/transpose.cuh>

@@ -8,7 +8,11 @@ Rules live in the source as comments, one per line:
 
 Function regexes are searched in the demangled names cuobjdump reports (c++filt when present);
 instruction regexes are matched against the opcode with its modifiers (``LDG.E.128.CONSTANT``).
-Every rule must match at least one function. Always checked, for every function: no local memory
+and, from ptxas's resource report,
+
+    // ptxas: <function regex> smem <bytes>
+
+for a kernel's static shared memory. Every rule must match at least one function. Always checked, for every function: no local memory
 (no LDL/STL, no stack frame) and no register spills in the ptxas report.
 
 Exit codes: 0 all rules hold, 1 a rule failed or the build broke, 77 cuobjdump is missing (the
@@ -24,6 +28,10 @@ import sys
 
 SKIP = 77
 RULE_LINE = re.compile(r"^\s*//\s*sass:")
+PTXAS_RULE_LINE = re.compile(r"^\s*//\s*ptxas:")
+PTXAS_RULE = re.compile(r"^\s*//\s*ptxas:\s*(.+?)\s+smem\s+(\d+)\s*$")
+PTXAS_ENTRY = re.compile(r"Compiling entry function '(\S+)'")
+PTXAS_SMEM = re.compile(r"Used \d+ registers.*?(?:(\d+) bytes smem|$)")
 RULE = re.compile(r"^\s*//\s*sass:\s*(.+?)\s+(has|lacks)\s+(\S+)\s*$")
 FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)")
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
@@ -42,6 +50,49 @@ def parse_rules(source_text):
             raise ValueError(f"line {number}: not '// sass: <function regex> has|lacks <instruction regex>'")
         rules.append((m.group(1), m.group(2), m.group(3)))
     return rules
+
+
+def parse_ptxas_rules(source_text):
+    rules = []
+    for number, line in enumerate(source_text.splitlines(), 1):
+        if not PTXAS_RULE_LINE.match(line):
+            continue
+        m = PTXAS_RULE.match(line)
+        if not m:
+            raise ValueError(f"line {number}: not '// ptxas: <function regex> smem <bytes>'")
+        rules.append((m.group(1), int(m.group(2))))
+    return rules
+
+
+def parse_smem(text):
+    """Map of kernel name -> static shared memory bytes, from ptxas -v."""
+    smem = {}
+    current = None
+    for line in text.splitlines():
+        m = PTXAS_ENTRY.search(line)
+        if m:
+            current = m.group(1)
+            continue
+        m = PTXAS_SMEM.search(line)
+        if m and current is not None:
+            smem[current] = int(m.group(1) or 0)
+            current = None
+    return smem
+
+
+def check_smem(rules, smem):
+    names = demangle(sorted(smem))
+    report, failures = [], 0
+    for func_re, expected in rules:
+        matched = [f for f in smem if re.search(func_re, names[f]) or re.search(func_re, f)]
+        if not matched:
+            failures += 1
+            report.append(f"FAIL ptxas: {func_re} smem {expected}: no kernel matches")
+        for f in matched:
+            ok = smem[f] == expected
+            failures += 0 if ok else 1
+            report.append(f"{'ok  ' if ok else 'FAIL'} {names[f]} smem {smem[f]} (expected {expected})")
+    return report, failures
 
 
 def parse_sass(text):
@@ -153,8 +204,10 @@ def main():
         print(build.stdout + build.stderr)
         return 1
     with open(args.source, encoding="utf-8") as f:
+        text = f.read()
         try:
-            rules = parse_rules(f.read())
+            rules = parse_rules(text)
+            smem_rules = parse_ptxas_rules(text)
         except ValueError as e:
             print(f"FAIL {args.source}: {e}")
             return 1
@@ -166,6 +219,10 @@ def main():
     failures = check_resources(frames)
     for line in failures:
         print("FAIL " + line)
+    smem_report, smem_failures = check_smem(smem_rules, parse_smem(build.stdout + build.stderr))
+    if smem_report:
+        print("\n".join(smem_report))
+    failures += ["smem"] * smem_failures
     print(f"ptxas: {len(frames)} functions, {len(failures)} with stack frame or spills")
 
     tool = find_cuobjdump(args.cuobjdump, args.nvcc)

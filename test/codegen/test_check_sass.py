@@ -52,6 +52,18 @@ class CheckSass(unittest.TestCase):
         self.assertEqual(len(failures), 1)
         self.assertIn("narrow", failures[0])
 
+    def test_smem_rules(self):
+        log = ("ptxas info    : Compiling entry function 'padded' for 'sm_90'\n"
+               "ptxas info    : Used 30 registers, used 1 barriers, 4224 bytes smem, 400 bytes cmem[0]\n"
+               "ptxas info    : Compiling entry function 'plain' for 'sm_90'\n"
+               "ptxas info    : Used 8 registers, used 0 barriers, 380 bytes cmem[0]\n")
+        smem = check_sass.parse_smem(log)
+        self.assertEqual(smem, {"padded": 4224, "plain": 0})
+        self.assertEqual(check_sass.check_smem([("^padded$", 4224), ("^plain$", 0)], smem)[1], 0)
+        self.assertEqual(check_sass.check_smem([("^padded$", 4096)], smem)[1], 1)
+        self.assertEqual(check_sass.check_smem([("^absent$", 0)], smem)[1], 1)
+        self.assertEqual(check_sass.parse_ptxas_rules("// ptxas: k<32, 1> smem 4224\n"), [("k<32, 1>", 4224)])
+
     def test_rule_syntax(self):
         rules = check_sass.parse_rules("// sass: kernel<4, 4> has LDG\\.E\\.128\nint x;\n")
         self.assertEqual(rules, [("kernel<4, 4>", "has", "LDG\\.E\\.128")])

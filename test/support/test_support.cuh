@@ -78,6 +78,13 @@ inline std::size_t first_unpoisoned(const unsigned char* bytes, std::size_t coun
   return i;
 }
 
+// Element types by size and alignment: blob<4, 4> behaves like float, blob<4, 1> can start at any
+// byte, so it reaches every offset.
+template <std::size_t Size, std::size_t Align>
+struct alignas(Align) blob {
+  unsigned char bytes[Size];
+};
+
 #define GPUPRIMS_CHECK_CUDA(expr)                                                   \
   do {                                                                              \
     const cudaError_t gpuprims_test_status_ = (expr);                               \

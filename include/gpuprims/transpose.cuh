@@ -1,0 +1,173 @@
+// tiled_transpose<Tile, Pad>: out = in^T through a shared-memory tile, coalesced on both sides, with
+// the optimisation ladder of the reference notes selectable on the host launcher.
+#pragma once
+
+#include <gpuprims/detail/config.cuh>
+#include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/transpose_kernels.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace gpuprims {
+
+/// One tile of a transpose, from a user kernel with blockDim (Tile, Rows): each thread moves
+/// Tile / Rows elements in and out. The storage is a [Tile][Tile + Pad] array in shared memory;
+/// Pad = 1 shifts each row by one bank, so reading a tile column touches 32 different banks (with
+/// Pad = 0 all 32 reads of a 4-byte column hit one bank). Call it from every thread of the block,
+/// also those whose elements fall outside the matrix; __syncthreads() before reusing the storage.
+///
+///   __shared__ gpuprims::tiled_transpose<32, 1>::storage<float> tile;
+///   gpuprims::tiled_transpose<32, 1>::transpose_tile(tile, in, cols, out, rows, rows, cols,
+///                                                     blockIdx.y * 32, blockIdx.x * 32);
+template <int Tile = 32, int Pad = 1, int Rows = 8>
+struct tiled_transpose {
+  static_assert(Tile > 0 && Rows > 0 && Tile % Rows == 0, "Rows must divide Tile");
+  static_assert(Pad >= 0, "Pad is extra columns per tile row");
+  static constexpr int tile = Tile;
+  static constexpr int block_x = Tile;
+  static constexpr int block_y = Rows;
+
+  template <class T>
+  using storage = T[Tile][Tile + Pad];
+
+  /// Transposes in[row0 .. row0 + Tile) x [col0 .. col0 + Tile) (clipped to rows x cols; in has row
+  /// pitch in_pitch) into out (cols x rows, row pitch out_pitch).
+  template <class T>
+  __device__ static void transpose_tile(storage<T>& tile, const T* in, std::size_t in_pitch, T* out,
+                                        std::size_t out_pitch, std::size_t rows, std::size_t cols,
+                                        std::size_t row0, std::size_t col0) {
+    detail::transpose_tile_shared<Tile, Pad, Rows>(tile, in, in_pitch, out, out_pitch, rows, cols, row0, col0);
+  }
+};
+
+/// The rungs of the transpose ladder (docs/transpose.md), for the host launcher.
+enum class transpose_algorithm {
+  naive,            ///< one element per thread, uncoalesced writes
+  shared_unpadded,  ///< tiled_transpose<32, 0>: coalesced, 32-way bank conflicts on 4-byte types
+  shared_padded,    ///< tiled_transpose<32, 1>: coalesced, conflict-free
+  register_4x4,     ///< 4 x 4 elements per thread in registers (float4 for 4-byte types)
+  register_2x2,     ///< 2 x 2 elements per thread in registers (float2 for 4-byte types)
+  automatic,        ///< the default: currently shared_padded
+};
+
+namespace detail {
+
+inline bool checked_span(std::size_t batch, std::size_t batch_stride, std::size_t rows, std::size_t pitch,
+                         std::size_t cols, std::size_t& span) {
+  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+  if ((rows - 1) > 0 && pitch > (max - cols) / (rows - 1)) {
+    return false;
+  }
+  const std::size_t one = (rows - 1) * pitch + cols;
+  if (batch > 1 && batch_stride > (max - one) / (batch - 1)) {
+    return false;
+  }
+  span = (batch - 1) * batch_stride + one;
+  return true;
+}
+
+template <class T>
+cudaError_t validate_transpose(const T* in, const T* out, const transpose_shape& s) {
+  std::size_t in_span = 0, out_span = 0;
+  const bool ok = in != nullptr && out != nullptr && s.in_pitch >= s.cols && s.out_pitch >= s.rows &&
+                  (s.batch == 1 || (s.in_batch_stride >= s.rows * s.in_pitch &&
+                                    s.out_batch_stride >= s.cols * s.out_pitch)) &&
+                  checked_span(s.batch, s.in_batch_stride, s.rows, s.in_pitch, s.cols, in_span) &&
+                  checked_span(s.batch, s.out_batch_stride, s.cols, s.out_pitch, s.rows, out_span) &&
+                  in_span <= std::numeric_limits<std::size_t>::max() / sizeof(T) &&
+                  out_span <= std::numeric_limits<std::size_t>::max() / sizeof(T) &&
+                  !ranges_overlap(in, in_span * sizeof(T), out, out_span * sizeof(T));
+  return ok ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// Grid over tiles: x covers the tile columns (up to 2^31 - 1), y and z are clamped to 65535 and the
+// kernels loop over the rest.
+inline dim3 transpose_grid(const transpose_shape& s, std::size_t tile_rows, std::size_t tile_cols) {
+  const std::size_t clamp = 65535;
+  const std::size_t tiles_y = (s.rows + tile_rows - 1) / tile_rows;
+  return dim3(covering_blocks(s.cols, tile_cols), static_cast<unsigned int>(tiles_y < clamp ? tiles_y : clamp),
+              static_cast<unsigned int>(s.batch < clamp ? s.batch : clamp));
+}
+
+template <int K, class T>
+bool register_tile_aligned(const T* in, const T* out, const transpose_shape& s) {
+  if constexpr (register_tile_vectorizable<K, T>) {
+    constexpr std::size_t bytes = K * sizeof(T);
+    return reinterpret_cast<std::uintptr_t>(in) % bytes == 0 && reinterpret_cast<std::uintptr_t>(out) % bytes == 0 &&
+           s.in_pitch % K == 0 && s.out_pitch % K == 0 && s.in_batch_stride % K == 0 && s.out_batch_stride % K == 0;
+  } else {
+    return false;
+  }
+}
+
+}  // namespace detail
+
+/// out (cols x rows, row pitch out_pitch) = in^T (rows x cols, row pitch in_pitch), for `batch`
+/// matrices in_batch_stride / out_batch_stride elements apart. Element types of 1, 2, 4, 8 or 16
+/// bytes. Out of place: overlapping spans return cudaErrorInvalidValue, as do null pointers, pitches
+/// shorter than a row and batch strides shorter than a matrix; an empty matrix or batch launches
+/// nothing. Asynchronous on `stream`.
+///
+///   // three 100 x 50 matrices, rows padded to 64 and 128 elements, packed back to back:
+///   cudaError_t e = gpuprims::transpose(d_in, d_out, 100, 50, 64, 128, 3, 100 * 64, 50 * 128, stream);
+template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class T>
+[[nodiscard]] cudaError_t transpose(const T* in, T* out, std::size_t rows, std::size_t cols,
+                                    std::size_t in_pitch, std::size_t out_pitch, std::size_t batch,
+                                    std::size_t in_batch_stride, std::size_t out_batch_stride,
+                                    cudaStream_t stream = 0) {
+  static_assert(std::is_trivially_copyable_v<T>, "transpose moves bytes: T must be trivially copyable");
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "transpose supports elements of 1, 2, 4, 8 or 16 bytes");
+  if (rows == 0 || cols == 0 || batch == 0) {
+    return cudaSuccess;
+  }
+  const detail::transpose_shape s{rows, cols, in_pitch, out_pitch, batch, in_batch_stride, out_batch_stride};
+  GPUPRIMS_RETURN_IF_ERROR(detail::validate_transpose(in, out, s));
+  constexpr int block_x = 32, block_y = 8;
+  if constexpr (Algorithm == transpose_algorithm::naive) {
+    detail::transpose_naive_kernel<block_x, block_y>
+        <<<detail::transpose_grid(s, block_y, block_x), dim3(block_x, block_y), 0, stream>>>(in, out, s);
+  } else if constexpr (Algorithm == transpose_algorithm::shared_unpadded) {
+    detail::transpose_shared_kernel<32, 0, 8>
+        <<<detail::transpose_grid(s, 32, 32), dim3(32, 8), 0, stream>>>(in, out, s);
+  } else if constexpr (Algorithm == transpose_algorithm::shared_padded || Algorithm == transpose_algorithm::automatic) {
+    detail::transpose_shared_kernel<32, 1, 8>
+        <<<detail::transpose_grid(s, 32, 32), dim3(32, 8), 0, stream>>>(in, out, s);
+  } else {
+    constexpr int k = Algorithm == transpose_algorithm::register_4x4 ? 4 : 2;
+    const dim3 grid = detail::transpose_grid(s, block_y * k, block_x * k);
+    if constexpr (detail::register_tile_vectorizable<k, T>) {
+      if (detail::register_tile_aligned<k>(in, out, s)) {
+        detail::transpose_register_kernel<k, true, block_x, block_y>
+            <<<grid, dim3(block_x, block_y), 0, stream>>>(in, out, s);
+        return cudaGetLastError();
+      }
+    }
+    detail::transpose_register_kernel<k, false, block_x, block_y><<<grid, dim3(block_x, block_y), 0, stream>>>(in, out, s);
+  }
+  return cudaGetLastError();
+}
+
+/// One matrix with row pitches (elements): in_pitch >= cols, out_pitch >= rows, as cuBLAS geam's lda/ldc.
+template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class T>
+[[nodiscard]] cudaError_t transpose(const T* in, T* out, std::size_t rows, std::size_t cols,
+                                    std::size_t in_pitch, std::size_t out_pitch, cudaStream_t stream = 0) {
+  return transpose<Algorithm>(in, out, rows, cols, in_pitch, out_pitch, 1, rows * in_pitch, cols * out_pitch,
+                              stream);
+}
+
+/// One dense row-major matrix.
+///
+///   cudaError_t e = gpuprims::transpose(d_in, d_out, rows, cols, stream);
+template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class T>
+[[nodiscard]] cudaError_t transpose(const T* in, T* out, std::size_t rows, std::size_t cols,
+                                    cudaStream_t stream = 0) {
+  return transpose<Algorithm>(in, out, rows, cols, cols, rows, stream);
+}
+
+}  // namespace gpuprims
