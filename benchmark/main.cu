@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("l2_bytes", std::to_string(prop.l2CacheSize));
 
   gpuprims::bench::register_copy(opt);
+  gpuprims::bench::register_transpose(opt);
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

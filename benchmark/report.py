@@ -3,9 +3,11 @@
 
     report.py results.json [--out DIR]
 
-Benchmarks are named <family>/<variant>/<arg name>:<value>; those labelled "baseline" are the
-family's baselines. Each row reports the median time, GB/s, % of the device's theoretical DRAM
-bandwidth, and the ratio of its GB/s to the best baseline at the same argument (>1: faster).
+Benchmarks are named <family>/<variant>/<arg>:<value>[/<arg>:<value>...]; those labelled
+"baseline" are the family's baselines. Each row reports the median time, GB/s, % of the device's
+theoretical DRAM bandwidth, and the ratio of its GB/s to the best baseline at the same arguments
+(>1: faster). Plots put the product of the arguments on x when there are several (rows x cols x
+batch: elements).
 Writes DIR/report.md and DIR/<family>.png (the plots need matplotlib; without it the table is
 still written).
 """
@@ -16,9 +18,19 @@ import os
 import re
 import sys
 
-NAME = re.compile(r"^(?P<family>[^/]+)/(?P<variant>.+)/(?P<arg>[A-Za-z_]+):(?P<value>-?\d+)(?:/.*)?$")
+ARG = re.compile(r"^(?P<name>[A-Za-z_]+):(?P<value>-?\d+)$")
 
 Row = collections.namedtuple("Row", "family variant arg value median_us gbps peak_pct baseline")
+
+
+def parse_name(name):
+    """(family, variant, arg names joined by 'x', tuple of values), or None."""
+    parts = name.split("/")
+    first = next((i for i, p in enumerate(parts) if i >= 2 and ARG.match(p)), None)
+    if first is None:
+        return None
+    args = [ARG.match(p) for p in parts[first:] if ARG.match(p) and not p.startswith("min_time")]
+    return parts[0], "/".join(parts[1:first]), "x".join(a["name"] for a in args), tuple(int(a["value"]) for a in args)
 
 
 def load(path):
@@ -34,11 +46,12 @@ def load(path):
             continue
         if not has_median and b.get("run_type", "iteration") != "iteration":
             continue
-        m = NAME.match(b.get("run_name", b["name"]))
-        if not m or "GB/s" not in b:
+        parsed = parse_name(b.get("run_name", b["name"]))
+        if not parsed or "GB/s" not in b:
             continue
-        rows.append(Row(m["family"], m["variant"], m["arg"], int(m["value"]), b["median_us"], b["GB/s"],
-                        b["peak_pct"], b.get("label", "") == "baseline"))
+        family, variant, arg, value = parsed
+        rows.append(Row(family, variant, arg, value, b["median_us"], b["GB/s"], b["peak_pct"],
+                        b.get("label", "") == "baseline"))
     return data.get("context", {}), rows
 
 
@@ -57,9 +70,16 @@ def with_ratios(rows):
 
 
 def fmt_value(arg, value):
-    if arg == "n" and value > 0 and value & (value - 1) == 0:
-        return f"2^{value.bit_length() - 1}"
-    return str(value)
+    if arg == "n" and len(value) == 1 and value[0] > 0 and value[0] & (value[0] - 1) == 0:
+        return f"2^{value[0].bit_length() - 1}"
+    return "x".join(str(v) for v in value)
+
+
+def x_of(value):
+    product = 1
+    for v in value:
+        product *= v
+    return product
 
 
 def table(family_rows):
@@ -86,13 +106,14 @@ def plot(family, family_rows, path):
     for r, _, _ in family_rows:
         by_variant[(r.variant, r.baseline)].append(r)
     for (variant, baseline), rs in sorted(by_variant.items()):
-        rs.sort(key=lambda r: r.value)
-        ax.plot([r.value for r in rs], [r.gbps for r in rs], "--" if baseline else "-", marker="o",
+        rs.sort(key=lambda r: x_of(r.value))
+        ax.plot([x_of(r.value) for r in rs], [r.gbps for r in rs], "--" if baseline else "-", marker="o",
                 label=variant + (" (baseline)" if baseline else ""))
-    values = [r.value for r, _, _ in family_rows]
+    values = [x_of(r.value) for r, _, _ in family_rows]
     if min(values) > 0 and max(values) / min(values) >= 16:
         ax.set_xscale("log", base=2)
-    ax.set_xlabel(family_rows[0][0].arg)
+    arg = family_rows[0][0].arg
+    ax.set_xlabel(arg if "x" not in arg else f"elements ({arg})")
     ax.set_ylabel("GB/s (read + write, median)")
     ax.set_title(family)
     ax.grid(True, alpha=0.3)

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -146,5 +147,6 @@ benchmark::internal::Benchmark* add(const options& opt, const std::string& famil
 
 // Family registration functions, one per benchmark source.
 void register_copy(const options& opt);
+void register_transpose(const options& opt);
 
 }  // namespace gpuprims::bench

@@ -42,12 +42,17 @@ class Report(unittest.TestCase):
     def test_family_without_baseline_has_no_ratio(self):
         self.assertEqual(self.row("gpuprims::copy", "11")[5], "")
 
+    def test_several_arguments_form_one_key(self):
+        self.assertEqual(self.row("shared_padded", "8192x8192x1")[5], "0.980x cublasSgeam")
+        self.assertEqual(self.row("gpuprims::transpose", "8192x8192x1")[5], "1.043x cublasSgeam")
+        self.assertIn("| variant | rowsxcolsxbatch |", self.md)
+
     def test_failed_runs_are_left_out(self):
         self.assertNotIn("broken", self.md)
 
     @unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib not installed")
     def test_plots_per_family(self):
-        for family in ("copy", "copy_offset"):
+        for family in ("copy", "copy_offset", "transpose_4B"):
             self.assertGreater(os.path.getsize(os.path.join(self.out, f"{family}.png")), 1000)
             self.assertIn(f"![{family}]({family}.png)", self.md)
 
