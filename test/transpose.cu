@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ using gpuprims::transpose_algorithm;
 
 struct layout {
   std::size_t rows, cols, in_pitch, out_pitch, batch, in_stride, out_stride;
+  std::size_t in_offset = 0, out_offset = 0;  // elements past the allocation's (256-byte aligned) start
 };
 
 struct transpose_subject {
@@ -51,14 +53,18 @@ std::vector<transpose_subject> all_subjects() {
   return subjects;
 }
 
-// Dense; pitched (odd pitches: the register rungs go element-wise); pitched by multiples of 4 (the
-// register rungs vectorise); a batch of 3 with strides longer than a matrix.
+// Dense; pitches longer than a row (mostly not multiples of 4: the register rungs then go element
+// by element); pitches that are multiples of 4 (the register rungs vectorise); the same base
+// pointers shifted by one element (vectors impossible); a batch of 3 with strides longer than a
+// matrix, once with odd and once with 4-aligned pitches and strides.
 std::vector<layout> layouts(std::size_t rows, std::size_t cols) {
   const std::size_t in_pitch4 = (cols + 3) / 4 * 4 + 4, out_pitch4 = (rows + 3) / 4 * 4 + 8;
   return {{rows, cols, cols, rows, 1, rows * cols, rows * cols},
           {rows, cols, cols + 3, rows + 5, 1, rows * (cols + 3), cols * (rows + 5)},
           {rows, cols, in_pitch4, out_pitch4, 1, rows * in_pitch4, cols * out_pitch4},
-          {rows, cols, cols + 1, rows + 2, 3, rows * (cols + 1) + 7, cols * (rows + 2) + 11}};
+          {rows, cols, in_pitch4, out_pitch4, 1, rows * in_pitch4, cols * out_pitch4, 1, 1},
+          {rows, cols, cols + 1, rows + 2, 3, rows * (cols + 1) + 7, cols * (rows + 2) + 11},
+          {rows, cols, in_pitch4, out_pitch4, 3, rows * in_pitch4 + 8, cols * out_pitch4 + 4}};
 }
 
 std::size_t span(std::size_t batch, std::size_t stride, std::size_t rows, std::size_t pitch, std::size_t cols) {
@@ -70,28 +76,37 @@ std::size_t span(std::size_t batch, std::size_t stride, std::size_t rows, std::s
 void check_transpose(const transpose_subject& subject, const layout& l) {
   const std::size_t e = subject.size;
   INFO(subject.name << ": " << l.rows << " x " << l.cols << ", pitches " << l.in_pitch << " / " << l.out_pitch
-                    << ", batch " << l.batch << ", strides " << l.in_stride << " / " << l.out_stride);
-  const std::size_t in_bytes = span(l.batch, l.in_stride, l.rows, l.in_pitch, l.cols) * e;
-  const std::size_t out_bytes = span(l.batch, l.out_stride, l.cols, l.out_pitch, l.rows) * e;
+                    << ", batch " << l.batch << ", strides " << l.in_stride << " / " << l.out_stride
+                    << ", offsets " << l.in_offset << " / " << l.out_offset);
+  const std::size_t in_bytes = (l.in_offset + span(l.batch, l.in_stride, l.rows, l.in_pitch, l.cols)) * e;
+  const std::size_t out_bytes = (l.out_offset + span(l.batch, l.out_stride, l.cols, l.out_pitch, l.rows)) * e;
   device_buffer in(in_bytes), out(out_bytes);
   std::vector<unsigned char> input(in_bytes);
   fill_random(input.data(), input.size());
   in.upload(input);
   out.poison();
-  GPUPRIMS_CHECK_CUDA(subject.run(in.data(), out.data(), l));
+  GPUPRIMS_CHECK_CUDA(subject.run(in.data() + l.in_offset * e, out.data() + l.out_offset * e, l));
   GPUPRIMS_CHECK_LAUNCH();
   std::vector<unsigned char> output = out.download();
 
+  // Walk the matrix in 64 x 64 blocks so that the strided side stays in cache.
   std::size_t wrong = 0, first_b = 0, first_r = 0, first_c = 0;
+  const unsigned char* in_base = input.data() + l.in_offset * e;
+  unsigned char* out_base = output.data() + l.out_offset * e;
+  constexpr std::size_t block = 64;
   for (std::size_t b = 0; b < l.batch; ++b) {
-    for (std::size_t r = 0; r < l.rows; ++r) {
-      const unsigned char* src = input.data() + (b * l.in_stride + r * l.in_pitch) * e;
-      for (std::size_t c = 0; c < l.cols; ++c) {
-        unsigned char* dst = output.data() + (b * l.out_stride + c * l.out_pitch + r) * e;
-        if (std::memcmp(dst, src + c * e, e) != 0 && wrong++ == 0) {
-          first_b = b, first_r = r, first_c = c;
+    for (std::size_t r0 = 0; r0 < l.rows; r0 += block) {
+      for (std::size_t c0 = 0; c0 < l.cols; c0 += block) {
+        for (std::size_t r = r0; r < l.rows && r < r0 + block; ++r) {
+          const unsigned char* src = in_base + (b * l.in_stride + r * l.in_pitch) * e;
+          for (std::size_t c = c0; c < l.cols && c < c0 + block; ++c) {
+            unsigned char* dst = out_base + (b * l.out_stride + c * l.out_pitch + r) * e;
+            if (std::memcmp(dst, src + c * e, e) != 0 && wrong++ == 0) {
+              first_b = b, first_r = r, first_c = c;
+            }
+            std::memset(dst, poison_byte, e);  // checked: what remains must all be poison
+          }
         }
-        std::memset(dst, poison_byte, e);  // checked: what remains must all be poison
       }
     }
   }
@@ -123,13 +138,29 @@ TEST_CASE("every transpose rung is exact on large and tall shapes", "[transpose]
 }
 
 TEST_CASE("transpose handles a matrix of more than 2^31 int8 elements", "[transpose][gpu][large]") {
-  // 46341^2 = 2^31 + 4633: 64-bit indices on every path, and more tile rows than a grid's y holds.
+  // 46341^2 = 2^31 + 4633: 64-bit indices on every path.
   const transpose_subject subject{"automatic, int8", 1, &run_transpose<transpose_algorithm::automatic, std::int8_t>};
   check_transpose(subject, {46341, 46341, 46341, 46341, 1, 46341ull * 46341, 46341ull * 46341});
 }
 
-TEST_CASE("transpose of 65537 tile rows covers the whole matrix", "[transpose][gpu]") {
-  // More tiles along y than gridDim.y allows (65535): the kernels loop over the rest.
+// More tiles along y than gridDim.y allows (65535) and more matrices than gridDim.z allows: the
+// kernels loop over the rest. Every rung's tiles are at most 32 rows tall.
+TEST_CASE("transpose covers more tile rows than a grid holds", "[transpose][gpu]") {
   const transpose_subject subject{"automatic, 1-byte", 1, &run_transpose<transpose_algorithm::automatic, blob<1, 1>>};
-  check_transpose(subject, {65537 * 32, 3, 3, 65537 * 32, 1, 65537 * 32 * 3, 3 * 65537 * 32});
+  const std::size_t rows = 65537 * 32;
+  check_transpose(subject, {rows, 3, 3, rows, 1, rows * 3, 3 * rows});
+}
+
+TEST_CASE("every transpose rung covers more tile rows than a grid holds", "[transpose][gpu][large]") {
+  const std::size_t rows = 65537 * 32;
+  for (const transpose_subject& subject : all_subjects()) {
+    check_transpose(subject, {rows, 3, 3, rows, 1, rows * 3, 3 * rows});
+  }
+}
+
+TEST_CASE("every transpose rung covers more matrices than a grid holds", "[transpose][gpu]") {
+  const std::size_t batch = 65537;
+  for (const transpose_subject& subject : all_subjects()) {
+    check_transpose(subject, {2, 3, 4, 4, batch, 8, 12});
+  }
 }

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -23,7 +24,7 @@ namespace gpuprims {
 ///
 ///   __shared__ gpuprims::tiled_transpose<32, 1>::storage<float> tile;
 ///   gpuprims::tiled_transpose<32, 1>::transpose_tile(tile, in, cols, out, rows, rows, cols,
-///                                                     blockIdx.y * 32, blockIdx.x * 32);
+///                                                     blockIdx.y * std::size_t{32}, blockIdx.x * std::size_t{32});
 template <int Tile = 32, int Pad = 1, int Rows = 8>
 struct tiled_transpose {
   static_assert(Tile > 0 && Rows > 0 && Tile % Rows == 0, "Rows must divide Tile");
@@ -41,6 +42,7 @@ struct tiled_transpose {
   __device__ static void transpose_tile(storage<T>& tile, const T* in, std::size_t in_pitch, T* out,
                                         std::size_t out_pitch, std::size_t rows, std::size_t cols,
                                         std::size_t row0, std::size_t col0) {
+    assert(blockDim.x == Tile && blockDim.y == Rows);  // other shapes index past the tile
     detail::transpose_tile_shared<Tile, Pad, Rows>(tile, in, in_pitch, out, out_pitch, rows, cols, row0, col0);
   }
 };
@@ -73,15 +75,16 @@ inline bool checked_span(std::size_t batch, std::size_t batch_stride, std::size_
 
 template <class T>
 cudaError_t validate_transpose(const T* in, const T* out, const transpose_shape& s) {
+  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
   std::size_t in_span = 0, out_span = 0;
-  const bool ok = in != nullptr && out != nullptr && s.in_pitch >= s.cols && s.out_pitch >= s.rows &&
-                  (s.batch == 1 || (s.in_batch_stride >= s.rows * s.in_pitch &&
-                                    s.out_batch_stride >= s.cols * s.out_pitch)) &&
-                  checked_span(s.batch, s.in_batch_stride, s.rows, s.in_pitch, s.cols, in_span) &&
-                  checked_span(s.batch, s.out_batch_stride, s.cols, s.out_pitch, s.rows, out_span) &&
-                  in_span <= std::numeric_limits<std::size_t>::max() / sizeof(T) &&
-                  out_span <= std::numeric_limits<std::size_t>::max() / sizeof(T) &&
-                  !ranges_overlap(in, in_span * sizeof(T), out, out_span * sizeof(T));
+  const bool ok =
+      in != nullptr && out != nullptr && s.in_pitch >= s.cols && s.out_pitch >= s.rows &&
+      checked_span(s.batch, s.in_batch_stride, s.rows, s.in_pitch, s.cols, in_span) &&
+      checked_span(s.batch, s.out_batch_stride, s.cols, s.out_pitch, s.rows, out_span) &&
+      // Matrices of a batch may not overlap (checked without overflow: both spans fit in size_t).
+      (s.batch == 1 || (s.in_batch_stride / s.in_pitch >= s.rows && s.out_batch_stride / s.out_pitch >= s.cols)) &&
+      in_span <= max / sizeof(T) && out_span <= max / sizeof(T) &&
+      !ranges_overlap(in, in_span * sizeof(T), out, out_span * sizeof(T));
   return ok ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -99,7 +102,8 @@ bool register_tile_aligned(const T* in, const T* out, const transpose_shape& s) 
   if constexpr (register_tile_vectorizable<K, T>) {
     constexpr std::size_t bytes = K * sizeof(T);
     return reinterpret_cast<std::uintptr_t>(in) % bytes == 0 && reinterpret_cast<std::uintptr_t>(out) % bytes == 0 &&
-           s.in_pitch % K == 0 && s.out_pitch % K == 0 && s.in_batch_stride % K == 0 && s.out_batch_stride % K == 0;
+           s.in_pitch % K == 0 && s.out_pitch % K == 0 &&
+           (s.batch == 1 || (s.in_batch_stride % K == 0 && s.out_batch_stride % K == 0));
   } else {
     return false;
   }
@@ -139,6 +143,8 @@ template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class 
     detail::transpose_shared_kernel<32, 1, 8>
         <<<detail::transpose_grid(s, 32, 32), dim3(32, 8), 0, stream>>>(in, out, s);
   } else {
+    static_assert(std::is_default_constructible_v<T>,
+                  "the register-tile rungs hold elements in registers: T must be default constructible");
     constexpr int k = Algorithm == transpose_algorithm::register_4x4 ? 4 : 2;
     const dim3 grid = detail::transpose_grid(s, block_y * k, block_x * k);
     if constexpr (detail::register_tile_vectorizable<k, T>) {
