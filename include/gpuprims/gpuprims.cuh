@@ -2,4 +2,5 @@
 #pragma once
 
 #include <gpuprims/copy.cuh>
+#include <gpuprims/reduce.cuh>
 #include <gpuprims/transpose.cuh>

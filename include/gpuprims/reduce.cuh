@@ -1,0 +1,151 @@
+// Reductions: the library's operators, a warp reduction over shuffles, and block_reduce<BlockSize, Op>
+// in the shape of cub::BlockReduce, callable from a user kernel.
+#pragma once
+
+#include <gpuprims/detail/config.cuh>
+#include <gpuprims/detail/shuffle.cuh>
+
+#include <cuda_runtime.h>
+
+#include <type_traits>
+
+namespace gpuprims {
+
+/// Binary operators with the accumulator type they reduce in (`value_type`) and their identity.
+template <class T>
+struct plus {
+  using value_type = T;
+  __host__ __device__ T operator()(const T& a, const T& b) const { return a + b; }
+  __host__ __device__ static T identity() { return T(0); }
+};
+template <class T>
+struct minimum {
+  using value_type = T;
+  __host__ __device__ T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <class T>
+struct maximum {
+  using value_type = T;
+  __host__ __device__ T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <class T>
+struct bit_and {
+  using value_type = T;
+  __host__ __device__ T operator()(const T& a, const T& b) const { return a & b; }
+  __host__ __device__ static T identity() { return static_cast<T>(~T(0)); }
+};
+template <class T>
+struct bit_or {
+  using value_type = T;
+  __host__ __device__ T operator()(const T& a, const T& b) const { return a | b; }
+  __host__ __device__ static T identity() { return T(0); }
+};
+template <class T>
+struct bit_xor {
+  using value_type = T;
+  __host__ __device__ T operator()(const T& a, const T& b) const { return a ^ b; }
+  __host__ __device__ static T identity() { return T(0); }
+};
+
+/// Reduces one value per lane of a full, converged warp; lanes at or past `valid` do not take part.
+/// The result is valid in lane 0. Five shuffle steps, no shared memory, no barrier.
+///
+///   float s = gpuprims::warp_reduce(x, gpuprims::plus<float>{});
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
+  const int lane = detail::lane_id();
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const T other = detail::shuffle_down(value, offset);
+    if (lane + offset < valid) {
+      value = op(value, other);
+    }
+  }
+  return value;
+}
+
+/// A block-wide reduction for blocks of BlockSize threads (a multiple of 32, up to 1024), one-,
+/// two- or three-dimensional. Op combines two T (the accumulator type: items of another type, such
+/// as __half into float, are converted on entry). Declare the storage in shared memory, construct
+/// with it, and call one method from every thread of the block; results are valid in thread 0
+/// (all_reduce: in every thread). __syncthreads() before reusing the storage.
+///
+///   using reduce_t = gpuprims::block_reduce<256, gpuprims::plus<float>>;
+///   __shared__ reduce_t::storage s;
+///   float total = reduce_t(s).reduce(x);   // thread 0 has the block's sum
+template <int BlockSize, class Op, class T = typename Op::value_type>
+class block_reduce {
+  static_assert(BlockSize > 0 && BlockSize % 32 == 0 && BlockSize <= 1024,
+                "BlockSize must be a multiple of 32 up to 1024");
+  static_assert(std::is_trivially_copyable_v<T>, "block_reduce moves T through shuffles: trivially copyable");
+  static constexpr int warps = BlockSize / 32;
+
+ public:
+  struct storage {
+    T warp_partials[warps];
+    T result;
+  };
+
+  __device__ explicit block_reduce(storage& s, Op op = Op{}) : s_(s), op_(op) {}
+
+  /// The reduction of every thread's `item`, valid in thread 0.
+  __device__ T reduce(const T& item) { return reduce(item, BlockSize); }
+
+  /// Each thread folds its own items first (in order), then the block reduces.
+  template <int Items, class Item>
+  __device__ T reduce(const Item (&items)[Items]) {
+    static_assert(Items > 0, "at least one item per thread");
+    T folded = static_cast<T>(items[0]);
+#pragma unroll
+    for (int i = 1; i < Items; ++i) {
+      folded = op_(folded, static_cast<T>(items[i]));
+    }
+    return reduce(folded, BlockSize);
+  }
+
+  /// Only threads [0, num_valid) contribute (a partial tile); valid in thread 0. num_valid >= 1.
+  __device__ T reduce(const T& item, int num_valid) {
+    const int rank = linear_rank();
+    const int warp = rank / 32;
+    const int lane = rank % 32;
+    const int valid_in_warp = num_valid - warp * 32;
+    T partial = warp_reduce(item, op_, valid_in_warp < 32 ? valid_in_warp : 32);
+    if (lane == 0 && valid_in_warp > 0) {
+      s_.warp_partials[warp] = partial;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      const int valid_warps = (num_valid + 31) / 32;
+      // Lanes past the last partial read slot 0: a value they never contribute (valid_warps).
+      T p = s_.warp_partials[lane < valid_warps ? lane : 0];
+      if constexpr (warps > 1) {
+        p = warp_reduce(p, op_, valid_warps);
+      }
+      partial = p;
+    }
+    return partial;
+  }
+
+  /// The reduction of every thread's `item`, returned to every thread.
+  __device__ T all_reduce(const T& item) { return all_reduce(item, BlockSize); }
+
+  /// Partial-tile all-reduce: threads [0, num_valid) contribute, every thread gets the result.
+  __device__ T all_reduce(const T& item, int num_valid) {
+    const T total = reduce(item, num_valid);
+    if (linear_rank() == 0) {
+      s_.result = total;
+    }
+    __syncthreads();
+    return s_.result;
+  }
+
+ private:
+  __device__ static int linear_rank() {
+    return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  }
+
+  storage& s_;
+  Op op_;
+};
+
+}  // namespace gpuprims

@@ -1,0 +1,32 @@
+// Codegen checks for the reductions (see check_sass.py).
+#include <gpuprims/reduce.cuh>
+
+#include <cuda_bf16.h>
+
+extern "C" __global__ void block_sum_float(const float* in, float* out) {
+  using reduce_t = gpuprims::block_reduce<256, gpuprims::plus<float>>;
+  __shared__ reduce_t::storage s;
+  const float total = reduce_t(s).reduce(in[blockIdx.x * 256 + threadIdx.x]);
+  if (threadIdx.x == 0) {
+    out[blockIdx.x] = total;
+  }
+}
+
+extern "C" __global__ void block_sum_bf16_partial(const __nv_bfloat16* in, float* out, int valid) {
+  using reduce_t = gpuprims::block_reduce<992, gpuprims::plus<float>>;
+  __shared__ reduce_t::storage s;
+  const float x = threadIdx.x < valid ? static_cast<float>(in[threadIdx.x]) : 0.0f;
+  out[threadIdx.x] = reduce_t(s).all_reduce(x, valid);
+}
+
+extern "C" __global__ void warp_max_double(const double* in, double* out) {
+  const double m = gpuprims::warp_reduce(in[threadIdx.x], gpuprims::maximum<double>{});
+  if (threadIdx.x == 0) {
+    *out = m;
+  }
+}
+
+// The warp level is shuffles, not shared memory; the block level adds one shared slot per warp.
+// sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ has SHFL\.DOWN
+// sass: ^warp_max_double$ lacks (LDS|STS)
+// ptxas: ^block_sum_float$ smem 36

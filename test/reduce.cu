@@ -1,0 +1,197 @@
+// block_reduce and warp_reduce from a user kernel, against a CPU reference: block sizes from 32 to
+// 1024 (96, 160 and 992 included), every operator and type of the API, one item and an array of
+// items per thread, full and partial tiles, reduce and all_reduce.
+#include <gpuprims/reduce.cuh>
+
+#include "support/test_support.cuh"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using namespace gpuprims::test;
+
+constexpr int items_per_thread = 3;
+
+// A user struct and its operator: arg-max, ties to the smaller index (so the result is unique).
+struct arg_max {
+  float value;
+  int index;
+};
+struct arg_max_op {
+  using value_type = arg_max;
+  __host__ __device__ arg_max operator()(const arg_max& a, const arg_max& b) const {
+    return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;
+  }
+};
+
+// Block b reduces in[b * tile, b * tile + valid_b) where valid_b = tile for every block but the
+// last (a partial tile). Writes the block's result (from thread 0) and each thread's all_reduce.
+template <int BlockSize, class Op, class Item>
+__global__ void reduce_kernel(const Item* in, std::size_t n, typename Op::value_type* block_out,
+                              typename Op::value_type* all_out) {
+  using T = typename Op::value_type;
+  using reduce_t = gpuprims::block_reduce<BlockSize, Op>;
+  __shared__ typename reduce_t::storage storage;
+  const std::size_t tile = std::size_t{BlockSize} * items_per_thread;
+  const std::size_t base = blockIdx.x * tile;
+  const std::size_t valid = n - base < tile ? n - base : tile;
+  T result;
+  if (valid == tile) {  // full tile: the array overload, items blocked per thread
+    Item items[items_per_thread];
+    for (int i = 0; i < items_per_thread; ++i) {
+      items[i] = in[base + threadIdx.x * items_per_thread + i];
+    }
+    result = reduce_t(storage).reduce(items);
+  } else {  // partial tile: one item per thread, the first `valid` threads
+    T item{};
+    if (threadIdx.x < valid) {
+      item = static_cast<T>(in[base + threadIdx.x]);
+    }
+    result = reduce_t(storage).reduce(item, static_cast<int>(valid));
+  }
+  if (threadIdx.x == 0) {
+    block_out[blockIdx.x] = result;
+  }
+  __syncthreads();  // storage reuse
+  // all_reduce over the first element of each thread's slot (or the partial items).
+  T mine{};
+  const std::size_t k = valid == tile ? threadIdx.x * items_per_thread : threadIdx.x;
+  if (k < valid) {
+    mine = static_cast<T>(in[base + k]);
+  }
+  const int contributors = valid == tile ? BlockSize : static_cast<int>(valid);
+  all_out[blockIdx.x * BlockSize + threadIdx.x] = reduce_t(storage).all_reduce(mine, contributors);
+}
+
+template <class T>
+inline constexpr bool is_floating = std::is_floating_point_v<T>;
+
+template <class Op>
+inline constexpr bool is_float_sum = is_floating<typename Op::value_type> &&
+                                     std::is_same_v<Op, gpuprims::plus<typename Op::value_type>>;
+
+template <class T>
+bool same(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+bool same(const arg_max& a, const arg_max& b) { return a.value == b.value && a.index == b.index; }
+
+// Checks one block's result against the items it reduced: a double sum within n * eps * sum|x| for
+// floating-point sums (any order of additions stays inside it), exact otherwise.
+template <class Op, class Item>
+bool matches(const typename Op::value_type& got, const std::vector<Item>& items, std::size_t begin,
+             std::size_t count) {
+  using T = typename Op::value_type;
+  if constexpr (is_float_sum<Op>) {
+    double sum = 0, magnitude = 0;
+    for (std::size_t i = begin; i < begin + count; ++i) {
+      const double x = static_cast<double>(static_cast<T>(items[i]));
+      sum += x;
+      magnitude += std::fabs(x);
+    }
+    const double bound = static_cast<double>(count) * std::numeric_limits<T>::epsilon() * magnitude;
+    return std::fabs(static_cast<double>(got) - sum) <= bound;
+  } else {
+    Op op;
+    T ref = static_cast<T>(items[begin]);
+    for (std::size_t i = begin + 1; i < begin + count; ++i) {
+      ref = op(ref, static_cast<T>(items[i]));
+    }
+    return same(got, ref);
+  }
+}
+
+template <int BlockSize, class Op, class Item, class Gen>
+void check_block_reduce(const std::string& name, Gen gen) {
+  using T = typename Op::value_type;
+  const std::size_t tile = std::size_t{BlockSize} * items_per_thread;
+  for (std::size_t n : {std::size_t{1}, tile, 5 * tile + 7, 2 * tile + BlockSize - 1}) {
+    INFO(name << ", BlockSize " << BlockSize << ", n = " << n);
+    std::vector<Item> items(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      items[i] = gen(i);
+    }
+    const std::size_t blocks = (n + tile - 1) / tile;
+    device_buffer in(n * sizeof(Item)), block_out(blocks * sizeof(T)), all_out(blocks * BlockSize * sizeof(T));
+    GPUPRIMS_CHECK_CUDA(cudaMemcpy(in.data(), items.data(), n * sizeof(Item), cudaMemcpyHostToDevice));
+    block_out.poison();
+    all_out.poison();
+    reduce_kernel<BlockSize, Op><<<static_cast<unsigned>(blocks), BlockSize>>>(
+        reinterpret_cast<const Item*>(in.data()), n, reinterpret_cast<T*>(block_out.data()),
+        reinterpret_cast<T*>(all_out.data()));
+    GPUPRIMS_CHECK_LAUNCH();
+    std::vector<T> got(blocks), all(blocks * BlockSize);
+    GPUPRIMS_CHECK_CUDA(cudaMemcpy(got.data(), block_out.data(), got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    GPUPRIMS_CHECK_CUDA(cudaMemcpy(all.data(), all_out.data(), all.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::size_t base = b * tile;
+      const std::size_t valid = n - base < tile ? n - base : tile;
+      INFO("block " << b << ", " << valid << " valid items");
+      CHECK(matches<Op>(got[b], items, base, valid));
+      // all_reduce: the first item of each thread's slot (full tile) or the partial items.
+      std::vector<Item> firsts;
+      for (std::size_t t = 0; t < static_cast<std::size_t>(BlockSize); ++t) {
+        const std::size_t k = valid == tile ? t * items_per_thread : t;
+        if (k < valid) {
+          firsts.push_back(items[base + k]);
+        }
+      }
+      CHECK(matches<Op>(all[b * BlockSize], firsts, 0, firsts.size()));
+      bool uniform = true;
+      for (int t = 1; t < BlockSize; ++t) {
+        uniform = uniform && same(all[b * BlockSize + t], all[b * BlockSize]);
+      }
+      CHECK(uniform);
+    }
+  }
+}
+
+template <int BlockSize>
+void check_all_ops() {
+  std::mt19937_64& g = rng();
+  auto small_int = [&g](std::size_t) { return static_cast<std::int32_t>(g() % 2001) - 1000; };
+  auto any_u32 = [&g](std::size_t) { return static_cast<std::uint32_t>(g()); };
+  auto unit = [&g](std::size_t) { return std::uniform_real_distribution<float>(-1, 1)(g); };
+  check_block_reduce<BlockSize, gpuprims::plus<std::int32_t>, std::int32_t>("int32 plus", small_int);
+  check_block_reduce<BlockSize, gpuprims::minimum<std::int32_t>, std::int32_t>("int32 minimum", small_int);
+  check_block_reduce<BlockSize, gpuprims::bit_xor<std::uint32_t>, std::uint32_t>("uint32 bit_xor", any_u32);
+  check_block_reduce<BlockSize, gpuprims::bit_and<std::uint32_t>, std::uint32_t>(
+      "uint32 bit_and", [&g](std::size_t) { return static_cast<std::uint32_t>(g() | g()); });
+  check_block_reduce<BlockSize, gpuprims::bit_or<std::uint32_t>, std::uint32_t>(
+      "uint32 bit_or", [&g](std::size_t) { return static_cast<std::uint32_t>(g() & g() & g()); });
+  check_block_reduce<BlockSize, gpuprims::plus<std::int64_t>, std::int64_t>(
+      "int64 plus", [&g](std::size_t) { return static_cast<std::int64_t>(g() % 2000000000001ull) - 1000000000000ll; });
+  check_block_reduce<BlockSize, gpuprims::plus<float>, float>("float plus", unit);
+  check_block_reduce<BlockSize, gpuprims::maximum<double>, double>(
+      "double maximum", [&g](std::size_t) { return std::uniform_real_distribution<double>(-1e6, 1e6)(g); });
+  check_block_reduce<BlockSize, gpuprims::plus<double>, double>(
+      "double plus", [&g](std::size_t) { return std::uniform_real_distribution<double>(-1, 1)(g); });
+  check_block_reduce<BlockSize, gpuprims::plus<float>, __half>(
+      "__half into float plus", [&](std::size_t i) { return __float2half(unit(i)); });
+  check_block_reduce<BlockSize, gpuprims::plus<float>, __nv_bfloat16>(
+      "bfloat16 into float plus", [&](std::size_t i) { return __float2bfloat16(unit(i)); });
+  check_block_reduce<BlockSize, arg_max_op, arg_max>(
+      "arg-max struct", [&](std::size_t i) { return arg_max{std::floor(unit(i) * 50), static_cast<int>(i)}; });
+}
+
+}  // namespace
+
+TEST_CASE("block_reduce is right for every operator and type, full and partial tiles", "[reduce][gpu]") {
+  SECTION("BlockSize 32") { check_all_ops<32>(); }
+  SECTION("BlockSize 96") { check_all_ops<96>(); }
+  SECTION("BlockSize 160") { check_all_ops<160>(); }
+  SECTION("BlockSize 256") { check_all_ops<256>(); }
+  SECTION("BlockSize 992") { check_all_ops<992>(); }
+  SECTION("BlockSize 1024") { check_all_ops<1024>(); }
+}
