@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
 
   gpuprims::bench::register_copy(opt);
   gpuprims::bench::register_transpose(opt);
+  gpuprims::bench::register_reduce(opt);
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -148,5 +148,6 @@ benchmark::internal::Benchmark* add(const options& opt, const std::string& famil
 // Family registration functions, one per benchmark source.
 void register_copy(const options& opt);
 void register_transpose(const options& opt);
+void register_reduce(const options& opt);
 
 }  // namespace gpuprims::bench

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <gpuprims/detail/config.cuh>
+#include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/reduce_kernels.cuh>
 #include <gpuprims/detail/shuffle.cuh>
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace gpuprims {
@@ -147,5 +150,99 @@ class block_reduce {
   storage& s_;
   Op op_;
 };
+
+namespace detail {
+
+inline constexpr int reduce_block_threads = 256;
+inline constexpr int reduce_unroll = 4;
+inline constexpr int reduce_waves = 2;
+
+// Blocks of the single-pass reduction: enough for the owners of the input, at most a few waves of
+// resident blocks (each thread then folds many vectors before the block-level step).
+inline cudaError_t reduce_max_blocks(std::size_t& blocks) {
+  device_shape shape;
+  GPUPRIMS_RETURN_IF_ERROR(query_device_shape(shape));
+  blocks = static_cast<std::size_t>(shape.multiprocessors) *
+           static_cast<std::size_t>(shape.max_threads_per_multiprocessor / reduce_block_threads) * reduce_waves;
+  return cudaSuccess;
+}
+
+// Workspace: the arrival counter (first, 256-byte aligned), then one partial per block.
+template <class T>
+std::size_t reduce_partials_offset() {
+  return 256 > alignof(T) ? 256 : alignof(T);
+}
+
+}  // namespace detail
+
+/// Bytes of workspace gpuprims::reduce needs for accumulator type T on the current device (for any
+/// n). Zero it once (cudaMemsetAsync) before its first use; every call leaves it zeroed again.
+template <class T>
+[[nodiscard]] cudaError_t reduce_workspace_bytes(std::size_t& bytes) {
+  std::size_t blocks = 0;
+  GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(blocks));
+  bytes = detail::reduce_partials_offset<T>() + blocks * sizeof(T);
+  return cudaSuccess;
+}
+
+/// *out = op(init, in[0] op in[1] op ... op in[n - 1]) on `stream`, in one kernel launch, with the
+/// caller's workspace (see reduce_workspace_bytes). Items convert to T on load (__half into float,
+/// int8 into int64). The combination order depends only on n, the device and the input's
+/// alignment: floating-point results repeat bit for bit. n == 0 writes init.
+///
+///   cudaError_t e = gpuprims::reduce(d_in, n, d_sum, 0.0f, gpuprims::plus<float>{}, d_ws, ws_bytes, stream);
+template <class Item, class T, class Op>
+[[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, T init, Op op, void* workspace,
+                                 std::size_t workspace_bytes, cudaStream_t stream = 0) {
+  static_assert(std::is_trivially_copyable_v<T>, "the accumulator moves through shuffles: trivially copyable");
+  if (out == nullptr || (n > 0 && in == nullptr)) {
+    return cudaErrorInvalidValue;
+  }
+  if (n == 0) {
+    detail::write_value_kernel<<<1, 1, 0, stream>>>(out, init);
+    return cudaGetLastError();
+  }
+  std::size_t needed = 0, max_blocks = 0;
+  GPUPRIMS_RETURN_IF_ERROR(reduce_workspace_bytes<T>(needed));
+  GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(max_blocks));
+  if (workspace == nullptr || workspace_bytes < needed) {
+    return cudaErrorInvalidValue;
+  }
+  constexpr int block = detail::reduce_block_threads;
+  const std::size_t owners = detail::reduce_owners(in, n);
+  std::size_t blocks = (owners + std::size_t{block} * detail::reduce_unroll - 1) / (std::size_t{block} * detail::reduce_unroll);
+  blocks = blocks < max_blocks ? blocks : max_blocks;
+  blocks = blocks == 0 ? 1 : blocks;
+  auto* bytes = static_cast<unsigned char*>(workspace);
+  detail::reduce_single_pass_kernel<block_reduce<block, Op, T>, block, detail::reduce_unroll>
+      <<<static_cast<unsigned int>(blocks), block, 0, stream>>>(
+          in, n, out, init, op, reinterpret_cast<T*>(bytes + detail::reduce_partials_offset<T>()),
+          reinterpret_cast<unsigned int*>(bytes));
+  return cudaGetLastError();
+}
+
+/// The same with stream-ordered workspace (cudaMallocAsync from the device's default pool, freed
+/// on the stream after the kernel): nothing to manage, no synchronisation.
+///
+///   cudaError_t e = gpuprims::reduce(d_in, n, d_sum, 0.0f, gpuprims::plus<float>{}, stream);
+template <class Item, class T, class Op>
+[[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, T init, Op op, cudaStream_t stream = 0) {
+  if (out == nullptr || (n > 0 && in == nullptr)) {
+    return cudaErrorInvalidValue;
+  }
+  if (n == 0) {
+    return reduce(in, n, out, init, op, nullptr, 0, stream);
+  }
+  std::size_t bytes = 0;
+  GPUPRIMS_RETURN_IF_ERROR(reduce_workspace_bytes<T>(bytes));
+  void* workspace = nullptr;
+  GPUPRIMS_RETURN_IF_ERROR(cudaMallocAsync(&workspace, bytes, stream));
+  cudaError_t status = cudaMemsetAsync(workspace, 0, sizeof(unsigned int), stream);
+  if (status == cudaSuccess) {
+    status = reduce(in, n, out, init, op, workspace, bytes, stream);
+  }
+  const cudaError_t freed = cudaFreeAsync(workspace, stream);
+  return status != cudaSuccess ? status : freed;
+}
 
 }  // namespace gpuprims

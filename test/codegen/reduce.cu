@@ -26,6 +26,18 @@ extern "C" __global__ void warp_max_double(const double* in, double* out) {
   }
 }
 
+// The kernels behind gpuprims::reduce.
+using float_block = gpuprims::block_reduce<256, gpuprims::plus<float>>;
+template __global__ void gpuprims::detail::reduce_single_pass_kernel<float_block, 256, 4, float, gpuprims::plus<float>, float>(
+    const float*, std::size_t, float*, float, gpuprims::plus<float>, float*, unsigned int*);
+using long_block = gpuprims::block_reduce<256, gpuprims::plus<long long>>;
+template __global__ void gpuprims::detail::reduce_single_pass_kernel<long_block, 256, 4, long long, gpuprims::plus<long long>, signed char>(
+    const signed char*, std::size_t, long long*, long long, gpuprims::plus<long long>, long long*, unsigned int*);
+
+// sass: reduce_single_pass_kernel<.*float.*float> has LDG\.E\.128
+// sass: reduce_single_pass_kernel<.*signed char> has LDG\.E\.128
+// sass: reduce_single_pass_kernel has ATOMG|RED
+
 // The warp level is shuffles, not shared memory; the block level adds one shared slot per warp.
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ has SHFL\.DOWN
 // sass: ^warp_max_double$ lacks (LDS|STS)
