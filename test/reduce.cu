@@ -35,6 +35,18 @@ struct arg_max_op {
   }
 };
 
+// An associative, non-commutative operator: composition of x -> a * x + b (mod 2^32), first then
+// second. A reduction that reorders its operands gets a different result.
+struct affine {
+  std::uint32_t a, b;
+};
+struct affine_op {
+  using value_type = affine;
+  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
+    return {f.a * g.a, f.b * g.a + g.b};
+  }
+};
+
 // Block b reduces in[b * tile, b * tile + valid_b) where valid_b = tile for every block but the
 // last (a partial tile). Writes the block's result (from thread 0) and each thread's all_reduce.
 template <int BlockSize, class Op, class Item>
@@ -53,12 +65,13 @@ __global__ void reduce_kernel(const Item* in, std::size_t n, typename Op::value_
       items[i] = in[base + threadIdx.x * items_per_thread + i];
     }
     result = reduce_t(storage).reduce(items);
-  } else {  // partial tile: one item per thread, the first `valid` threads
+  } else {  // partial tile: each thread folds its blocked items in order, the owners are a prefix
+    const std::size_t first = threadIdx.x * std::size_t{items_per_thread};
     T item{};
-    if (threadIdx.x < valid) {
-      item = static_cast<T>(in[base + threadIdx.x]);
+    for (std::size_t k = first; k < first + items_per_thread && k < valid; ++k) {
+      item = k == first ? static_cast<T>(in[base + k]) : Op{}(item, static_cast<T>(in[base + k]));
     }
-    result = reduce_t(storage).reduce(item, static_cast<int>(valid));
+    result = reduce_t(storage).reduce(item, static_cast<int>((valid + items_per_thread - 1) / items_per_thread));
   }
   if (threadIdx.x == 0) {
     block_out[blockIdx.x] = result;
@@ -70,53 +83,40 @@ __global__ void reduce_kernel(const Item* in, std::size_t n, typename Op::value_
   if (k < valid) {
     mine = static_cast<T>(in[base + k]);
   }
-  const int contributors = valid == tile ? BlockSize : static_cast<int>(valid);
+  const int contributors = valid < BlockSize ? static_cast<int>(valid) : BlockSize;
   all_out[blockIdx.x * BlockSize + threadIdx.x] = reduce_t(storage).all_reduce(mine, contributors);
 }
-
-template <class T>
-inline constexpr bool is_floating = std::is_floating_point_v<T>;
-
-template <class Op>
-inline constexpr bool is_float_sum = is_floating<typename Op::value_type> &&
-                                     std::is_same_v<Op, gpuprims::plus<typename Op::value_type>>;
 
 template <class T>
 bool same(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 bool same(const arg_max& a, const arg_max& b) { return a.value == b.value && a.index == b.index; }
+bool same(const affine& x, const affine& y) { return x.a == y.a && x.b == y.b; }
 
-// Checks one block's result against the items it reduced: a double sum within n * eps * sum|x| for
-// floating-point sums (any order of additions stays inside it), exact otherwise.
+// Checks one block's result against the items it reduced, folded in order on the host. The inputs
+// are chosen so that every result is exact (integer-valued floating-point data), which makes the
+// comparison bitwise whatever the order, and catches a dropped or doubled element.
 template <class Op, class Item>
 bool matches(const typename Op::value_type& got, const std::vector<Item>& items, std::size_t begin,
              std::size_t count) {
   using T = typename Op::value_type;
-  if constexpr (is_float_sum<Op>) {
-    double sum = 0, magnitude = 0;
-    for (std::size_t i = begin; i < begin + count; ++i) {
-      const double x = static_cast<double>(static_cast<T>(items[i]));
-      sum += x;
-      magnitude += std::fabs(x);
-    }
-    const double bound = static_cast<double>(count) * std::numeric_limits<T>::epsilon() * magnitude;
-    return std::fabs(static_cast<double>(got) - sum) <= bound;
-  } else {
-    Op op;
-    T ref = static_cast<T>(items[begin]);
-    for (std::size_t i = begin + 1; i < begin + count; ++i) {
-      ref = op(ref, static_cast<T>(items[i]));
-    }
-    return same(got, ref);
+  Op op;
+  T ref = static_cast<T>(items[begin]);
+  for (std::size_t i = begin + 1; i < begin + count; ++i) {
+    ref = op(ref, static_cast<T>(items[i]));
   }
+  return same(got, ref);
 }
 
 template <int BlockSize, class Op, class Item, class Gen>
 void check_block_reduce(const std::string& name, Gen gen) {
   using T = typename Op::value_type;
   const std::size_t tile = std::size_t{BlockSize} * items_per_thread;
-  for (std::size_t n : {std::size_t{1}, tile, 5 * tile + 7, 2 * tile + BlockSize - 1}) {
+  // Partial tiles with 1, 3, 33, 64 and about half the block's threads owning items.
+  const std::size_t half = BlockSize / 2 + 5;
+  for (std::size_t n : {std::size_t{1}, tile, 5 * tile + 7, 2 * tile + BlockSize - 1, tile + 3 * 33 - 1,
+                        tile + 3 * 64, tile + 3 * half - 2}) {
     INFO(name << ", BlockSize " << BlockSize << ", n = " << n);
     std::vector<Item> items(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -139,7 +139,7 @@ void check_block_reduce(const std::string& name, Gen gen) {
       const std::size_t valid = n - base < tile ? n - base : tile;
       INFO("block " << b << ", " << valid << " valid items");
       CHECK(matches<Op>(got[b], items, base, valid));
-      // all_reduce: the first item of each thread's slot (full tile) or the partial items.
+      // all_reduce: the first item of each thread's slot (full tile) or items [0, min(valid, BlockSize)).
       std::vector<Item> firsts;
       for (std::size_t t = 0; t < static_cast<std::size_t>(BlockSize); ++t) {
         const std::size_t k = valid == tile ? t * items_per_thread : t;
@@ -162,7 +162,8 @@ void check_all_ops() {
   std::mt19937_64& g = rng();
   auto small_int = [&g](std::size_t) { return static_cast<std::int32_t>(g() % 2001) - 1000; };
   auto any_u32 = [&g](std::size_t) { return static_cast<std::uint32_t>(g()); };
-  auto unit = [&g](std::size_t) { return std::uniform_real_distribution<float>(-1, 1)(g); };
+  // Integer-valued floating-point data: every sum is exact, so results compare bit for bit.
+  auto unit = [&g](std::size_t) { return static_cast<float>(static_cast<int>(g() % 17) - 8); };
   check_block_reduce<BlockSize, gpuprims::plus<std::int32_t>, std::int32_t>("int32 plus", small_int);
   check_block_reduce<BlockSize, gpuprims::minimum<std::int32_t>, std::int32_t>("int32 minimum", small_int);
   check_block_reduce<BlockSize, gpuprims::bit_xor<std::uint32_t>, std::uint32_t>("uint32 bit_xor", any_u32);
@@ -176,7 +177,11 @@ void check_all_ops() {
   check_block_reduce<BlockSize, gpuprims::maximum<double>, double>(
       "double maximum", [&g](std::size_t) { return std::uniform_real_distribution<double>(-1e6, 1e6)(g); });
   check_block_reduce<BlockSize, gpuprims::plus<double>, double>(
-      "double plus", [&g](std::size_t) { return std::uniform_real_distribution<double>(-1, 1)(g); });
+      "double plus", [&g](std::size_t) { return static_cast<double>(static_cast<std::int64_t>(g() % 2000001) - 1000000); });
+  check_block_reduce<BlockSize, affine_op, affine>(
+      "affine composition (not commutative)", [&g](std::size_t) {
+        return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
+      });
   check_block_reduce<BlockSize, gpuprims::plus<float>, __half>(
       "__half into float plus", [&](std::size_t i) { return __float2half(unit(i)); });
   check_block_reduce<BlockSize, gpuprims::plus<float>, __nv_bfloat16>(

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace gpuprims {
@@ -51,14 +52,15 @@ struct bit_xor {
 };
 
 /// Reduces one value per lane of a full, converged warp; lanes at or past `valid` do not take part.
-/// The result is valid in lane 0. Five shuffle steps, no shared memory, no barrier.
+/// The result is valid in lane 0. Five shuffle steps, no shared memory, no barrier. Lanes combine in
+/// lane order (pairs, then pairs of pairs), so Op need only be associative, not commutative.
 ///
 ///   float s = gpuprims::warp_reduce(x, gpuprims::plus<float>{});
 template <class T, class Op>
 __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
   const int lane = detail::lane_id();
 #pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) {
+  for (int offset = 1; offset < 32; offset *= 2) {
     const T other = detail::shuffle_down(value, offset);
     if (lane + offset < valid) {
       value = op(value, other);
@@ -69,7 +71,8 @@ __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
 
 /// A block-wide reduction for blocks of BlockSize threads (a multiple of 32, up to 1024), one-,
 /// two- or three-dimensional. Op combines two T (the accumulator type: items of another type, such
-/// as __half into float, are converted on entry). Declare the storage in shared memory, construct
+/// as __half into float, are converted on entry) and need only be associative: items combine in
+/// thread order, each thread's array in index order. Declare the storage in shared memory, construct
 /// with it, and call one method from every thread of the block; results are valid in thread 0
 /// (all_reduce: in every thread). __syncthreads() before reusing the storage.
 ///
@@ -106,8 +109,10 @@ class block_reduce {
     return reduce(folded, BlockSize);
   }
 
-  /// Only threads [0, num_valid) contribute (a partial tile); valid in thread 0. num_valid >= 1.
+  /// Only threads [0, num_valid) contribute (a partial tile); valid in thread 0. num_valid >= 1
+  /// (values above BlockSize count as BlockSize).
   __device__ T reduce(const T& item, int num_valid) {
+    num_valid = num_valid < BlockSize ? num_valid : BlockSize;
     const int rank = linear_rank();
     const int warp = rank / 32;
     const int lane = rank % 32;
@@ -186,14 +191,16 @@ template <class T>
 }
 
 /// *out = op(init, in[0] op in[1] op ... op in[n - 1]) on `stream`, in one kernel launch, with the
-/// caller's workspace (see reduce_workspace_bytes). Items convert to T on load (__half into float,
+/// caller's workspace (see reduce_workspace_bytes; aligned to T and to 4 bytes). Op must be
+/// associative and commutative (the grid-stride split interleaves the input), as for
+/// cub::DeviceReduce. Items convert to T on load (__half into float,
 /// int8 into int64). The combination order depends only on n, the device and the input's
 /// alignment: floating-point results repeat bit for bit. n == 0 writes init.
 ///
 ///   cudaError_t e = gpuprims::reduce(d_in, n, d_sum, 0.0f, gpuprims::plus<float>{}, d_ws, ws_bytes, stream);
 template <class Item, class T, class Op>
-[[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, T init, Op op, void* workspace,
-                                 std::size_t workspace_bytes, cudaStream_t stream = 0) {
+[[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, detail::identity_t<T> init, Op op,
+                                 void* workspace, std::size_t workspace_bytes, cudaStream_t stream = 0) {
   static_assert(std::is_trivially_copyable_v<T>, "the accumulator moves through shuffles: trivially copyable");
   if (out == nullptr || (n > 0 && in == nullptr)) {
     return cudaErrorInvalidValue;
@@ -205,7 +212,9 @@ template <class Item, class T, class Op>
   std::size_t needed = 0, max_blocks = 0;
   GPUPRIMS_RETURN_IF_ERROR(reduce_workspace_bytes<T>(needed));
   GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(max_blocks));
-  if (workspace == nullptr || workspace_bytes < needed) {
+  constexpr std::size_t workspace_alignment = alignof(T) > 4 ? alignof(T) : 4;
+  if (workspace == nullptr || workspace_bytes < needed ||
+      reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0) {
     return cudaErrorInvalidValue;
   }
   constexpr int block = detail::reduce_block_threads;
@@ -226,7 +235,8 @@ template <class Item, class T, class Op>
 ///
 ///   cudaError_t e = gpuprims::reduce(d_in, n, d_sum, 0.0f, gpuprims::plus<float>{}, stream);
 template <class Item, class T, class Op>
-[[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, T init, Op op, cudaStream_t stream = 0) {
+[[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, detail::identity_t<T> init, Op op,
+                                 cudaStream_t stream = 0) {
   if (out == nullptr || (n > 0 && in == nullptr)) {
     return cudaErrorInvalidValue;
   }

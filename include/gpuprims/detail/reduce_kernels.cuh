@@ -12,6 +12,14 @@
 
 namespace gpuprims::detail {
 
+// T in a parameter that must not take part in template argument deduction (std::type_identity_t).
+template <class T>
+struct identity {
+  using type = T;
+};
+template <class T>
+using identity_t = typename identity<T>::type;
+
 // A running value that starts empty, so no identity element is needed.
 template <class T, class Op>
 struct accumulator {
@@ -112,9 +120,9 @@ __device__ __forceinline__ T load_from_l2(const T* p) {
 }
 
 // One pass: every block reduces its share and stores a partial; the last block to arrive (an atomic
-// counter) reduces the partials in index order and writes op(init, total). The order of every
-// combination is fixed by n, the grid and the input's alignment, so floating-point results repeat
-// bit for bit. The counter is reset by the last block, so a workspace stays ready for the next call.
+// counter) reduces the partials and writes op(init, total). The order of every combination is fixed
+// by n, the grid and the input's alignment (never by arrival order), so floating-point results
+// repeat bit for bit. The counter is reset by the last block, so a workspace stays ready for the next call.
 template <class BlockReduce, int BlockSize, int Unroll, class T, class Op, class Item>
 __global__ void __launch_bounds__(BlockSize)
     reduce_single_pass_kernel(const Item* __restrict__ in, std::size_t n, T* out, T init, Op op, T* partials,
@@ -141,7 +149,7 @@ __global__ void __launch_bounds__(BlockSize)
   for (unsigned int i = threadIdx.x; i < gridDim.x; i += BlockSize) {
     partial.add(load_from_l2(partials + i), op);
   }
-  __syncthreads();  // the storage is reused
+  // The storage is reused: the barrier above already follows every read of the first reduction.
   const int valid_partials = gridDim.x < BlockSize ? static_cast<int>(gridDim.x) : BlockSize;
   const T total = BlockReduce(storage, op).reduce(partial.value, valid_partials);
   if (threadIdx.x == 0) {
