@@ -1,0 +1,49 @@
+// gpuprims::reduce from the host: a sum in one launch, into device memory, with a workspace that is
+// allocated once and reused.
+#include <gpuprims/reduce.cuh>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(expr)                                                                   \
+  do {                                                                                \
+    const cudaError_t status = (expr);                                                \
+    if (status != cudaSuccess) {                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,              \
+                   cudaGetErrorString(status));                                       \
+      std::exit(1);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+int main() {
+  const std::size_t n = (std::size_t{1} << 24) + 3;
+  std::vector<int> host(n);
+  long long expected = 0;
+  for (auto& x : host) {
+    x = std::rand() % 201 - 100;
+    expected += x;
+  }
+  int* in = nullptr;
+  long long* sum = nullptr;
+  CHECK(cudaMalloc(&in, n * sizeof(int)));
+  CHECK(cudaMalloc(&sum, sizeof(long long)));
+  CHECK(cudaMemcpy(in, host.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+
+  std::size_t bytes = 0;
+  CHECK(gpuprims::reduce_workspace_bytes<long long>(bytes));
+  void* workspace = nullptr;
+  CHECK(cudaMalloc(&workspace, bytes));
+  CHECK(cudaMemset(workspace, 0, bytes));  // once; every call leaves it ready for the next
+
+  for (int i = 0; i < 3; ++i) {  // int items summed into long long, no overflow
+    CHECK(gpuprims::reduce(in, n, sum, 0, gpuprims::plus<long long>{}, workspace, bytes));
+  }
+  long long got = 0;
+  CHECK(cudaMemcpy(&got, sum, sizeof(got), cudaMemcpyDeviceToHost));
+  std::printf("sum of %zu ints: %lld (expected %lld)\n", n, got, expected);
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(sum));
+  CHECK(cudaFree(workspace));
+  return got == expected ? 0 : 1;
+}
