@@ -31,18 +31,4 @@ __device__ __forceinline__ T shuffle_down(const T& value, unsigned int delta) {
   return out;
 }
 
-template <class T>
-__device__ __forceinline__ T shuffle_index(const T& value, int lane) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned int w[words] = {};
-  memcpy(w, &value, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < words; ++i) {
-    w[i] = __shfl_sync(full_warp, w[i], lane);
-  }
-  T out;
-  memcpy(&out, w, sizeof(T));
-  return out;
-}
-
 }  // namespace gpuprims::detail
