@@ -49,11 +49,11 @@ struct affine_op {
 
 // Block b reduces in[b * tile, b * tile + valid_b) where valid_b = tile for every block but the
 // last (a partial tile). Writes the block's result (from thread 0) and each thread's all_reduce.
-template <int BlockSize, class Op, class Item>
+template <int BlockSize, class Op, class Item, gpuprims::block_reduce_algorithm Algorithm>
 __global__ void reduce_kernel(const Item* in, std::size_t n, typename Op::value_type* block_out,
                               typename Op::value_type* all_out) {
   using T = typename Op::value_type;
-  using reduce_t = gpuprims::block_reduce<BlockSize, Op>;
+  using reduce_t = gpuprims::block_reduce<BlockSize, Op, T, Algorithm>;
   __shared__ typename reduce_t::storage storage;
   const std::size_t tile = std::size_t{BlockSize} * items_per_thread;
   const std::size_t base = blockIdx.x * tile;
@@ -109,7 +109,8 @@ bool matches(const typename Op::value_type& got, const std::vector<Item>& items,
   return same(got, ref);
 }
 
-template <int BlockSize, class Op, class Item, class Gen>
+template <int BlockSize, class Op, class Item,
+          gpuprims::block_reduce_algorithm Algorithm = gpuprims::block_reduce_algorithm::warp_shuffle, class Gen>
 void check_block_reduce(const std::string& name, Gen gen) {
   using T = typename Op::value_type;
   const std::size_t tile = std::size_t{BlockSize} * items_per_thread;
@@ -127,7 +128,7 @@ void check_block_reduce(const std::string& name, Gen gen) {
     GPUPRIMS_CHECK_CUDA(cudaMemcpy(in.data(), items.data(), n * sizeof(Item), cudaMemcpyHostToDevice));
     block_out.poison();
     all_out.poison();
-    reduce_kernel<BlockSize, Op><<<static_cast<unsigned>(blocks), BlockSize>>>(
+    reduce_kernel<BlockSize, Op, Item, Algorithm><<<static_cast<unsigned>(blocks), BlockSize>>>(
         reinterpret_cast<const Item*>(in.data()), n, reinterpret_cast<T*>(block_out.data()),
         reinterpret_cast<T*>(all_out.data()));
     GPUPRIMS_CHECK_LAUNCH();
@@ -190,7 +191,42 @@ void check_all_ops() {
       "arg-max struct", [&](std::size_t i) { return arg_max{std::floor(unit(i) * 50), static_cast<int>(i)}; });
 }
 
+// Every rung of the ladder: integer and integer-valued float sums (exact), and for the rungs that
+// keep operand order, a non-commutative operator.
+template <int BlockSize, gpuprims::block_reduce_algorithm A>
+void check_rung(const char* rung, bool keeps_order) {
+  std::mt19937_64& g = rng();
+  const std::string name(rung);
+  check_block_reduce<BlockSize, gpuprims::plus<std::int32_t>, std::int32_t, A>(
+      name + ", int32 plus", [&g](std::size_t) { return static_cast<std::int32_t>(g() % 2001) - 1000; });
+  check_block_reduce<BlockSize, gpuprims::plus<float>, float, A>(
+      name + ", float plus", [&g](std::size_t) { return static_cast<float>(static_cast<int>(g() % 17) - 8); });
+  if (keeps_order) {
+    check_block_reduce<BlockSize, affine_op, affine, A>(name + ", affine composition", [&g](std::size_t) {
+      return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
+    });
+  }
+}
+
+template <int BlockSize>
+void check_ladder() {
+  using gpuprims::block_reduce_algorithm;
+  check_rung<BlockSize, block_reduce_algorithm::interleaved_modulo>("interleaved_modulo", true);
+  check_rung<BlockSize, block_reduce_algorithm::interleaved_strided>("interleaved_strided", true);
+  check_rung<BlockSize, block_reduce_algorithm::sequential>("sequential", false);
+  check_rung<BlockSize, block_reduce_algorithm::unrolled_last_warp>("unrolled_last_warp", false);
+  check_rung<BlockSize, block_reduce_algorithm::complete_unroll>("complete_unroll", false);
+}
+
 }  // namespace
+
+TEST_CASE("every rung of the block_reduce ladder is right, full and partial tiles", "[reduce][gpu]") {
+  SECTION("BlockSize 32") { check_ladder<32>(); }
+  SECTION("BlockSize 96") { check_ladder<96>(); }
+  SECTION("BlockSize 256") { check_ladder<256>(); }
+  SECTION("BlockSize 992") { check_ladder<992>(); }
+  SECTION("BlockSize 1024") { check_ladder<1024>(); }
+}
 
 TEST_CASE("block_reduce is right for every operator and type, full and partial tiles", "[reduce][gpu]") {
   SECTION("BlockSize 32") { check_all_ops<32>(); }

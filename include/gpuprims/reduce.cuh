@@ -5,6 +5,7 @@
 #include <gpuprims/detail/config.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/reduce_kernels.cuh>
+#include <gpuprims/detail/reduce_ladder.cuh>
 #include <gpuprims/detail/shuffle.cuh>
 
 #include <cuda_runtime.h>
@@ -69,6 +70,18 @@ __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
   return value;
 }
 
+/// How block_reduce combines across the block: the reference notes' ladder, rung by rung, and the
+/// default, warp shuffles. The shared-memory rungs keep one T per thread in shared memory; the
+/// sequential ones (sequential, unrolled_last_warp, complete_unroll) need a commutative Op.
+enum class block_reduce_algorithm {
+  interleaved_modulo,   ///< reduce0
+  interleaved_strided,  ///< reduce1
+  sequential,           ///< reduce2
+  unrolled_last_warp,   ///< reduce4, with __syncwarp
+  complete_unroll,      ///< reduce5
+  warp_shuffle,         ///< shuffles within warps, then over the warp partials: the default
+};
+
 /// A block-wide reduction for blocks of BlockSize threads (a multiple of 32, up to 1024), one-,
 /// two- or three-dimensional. Op combines two T (the accumulator type: items of another type, such
 /// as __half into float, are converted on entry) and need only be associative: items combine in
@@ -79,18 +92,25 @@ __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
 ///   using reduce_t = gpuprims::block_reduce<256, gpuprims::plus<float>>;
 ///   __shared__ reduce_t::storage s;
 ///   float total = reduce_t(s).reduce(x);   // thread 0 has the block's sum
-template <int BlockSize, class Op, class T = typename Op::value_type>
+template <int BlockSize, class Op, class T = typename Op::value_type,
+          block_reduce_algorithm Algorithm = block_reduce_algorithm::warp_shuffle>
 class block_reduce {
   static_assert(BlockSize > 0 && BlockSize % 32 == 0 && BlockSize <= 1024,
                 "BlockSize must be a multiple of 32 up to 1024");
   static_assert(std::is_trivially_copyable_v<T>, "block_reduce moves T through shuffles: trivially copyable");
   static constexpr int warps = BlockSize / 32;
-
- public:
-  struct storage {
+  static constexpr bool shuffles = Algorithm == block_reduce_algorithm::warp_shuffle;
+  struct shuffle_storage {
     T warp_partials[warps];
     T result;
   };
+  struct tree_storage {
+    T data[BlockSize];
+    T result;
+  };
+
+ public:
+  using storage = std::conditional_t<shuffles, shuffle_storage, tree_storage>;
 
   __device__ explicit block_reduce(storage& s, Op op = Op{}) : s_(s), op_(op) {}
 
@@ -113,6 +133,34 @@ class block_reduce {
   /// (values above BlockSize count as BlockSize).
   __device__ T reduce(const T& item, int num_valid) {
     num_valid = num_valid < BlockSize ? num_valid : BlockSize;
+    if constexpr (!shuffles) {
+      return reduce_tree(item, num_valid);
+    } else {
+      return reduce_shuffle(item, num_valid);
+    }
+  }
+
+ private:
+  __device__ T reduce_tree(const T& item, int num_valid) {
+    const int tid = linear_rank();
+    if (tid < num_valid) {
+      s_.data[tid] = item;
+    }
+    __syncthreads();
+    if constexpr (Algorithm == block_reduce_algorithm::interleaved_modulo) {
+      detail::tree_interleaved_modulo<BlockSize>(s_.data, tid, num_valid, op_);
+    } else if constexpr (Algorithm == block_reduce_algorithm::interleaved_strided) {
+      detail::tree_interleaved_strided<BlockSize>(s_.data, tid, num_valid, op_);
+    } else if constexpr (Algorithm == block_reduce_algorithm::sequential) {
+      detail::tree_sequential<BlockSize, false>(s_.data, tid, num_valid, 1, op_);
+    } else {
+      detail::tree_last_warp<BlockSize, Algorithm == block_reduce_algorithm::complete_unroll>(s_.data, tid, num_valid,
+                                                                                             op_);
+    }
+    return s_.data[0];  // meaningful in thread 0 (warp 0 wrote it last, in program order for thread 0)
+  }
+
+  __device__ T reduce_shuffle(const T& item, int num_valid) {
     const int rank = linear_rank();
     const int warp = rank / 32;
     const int lane = rank % 32;
@@ -134,6 +182,7 @@ class block_reduce {
     return partial;
   }
 
+ public:
   /// The reduction of every thread's `item`, returned to every thread.
   __device__ T all_reduce(const T& item) { return all_reduce(item, BlockSize); }
 
