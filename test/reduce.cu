@@ -47,6 +47,15 @@ struct affine_op {
   }
 };
 
+// What non-contributing threads pass: a bit pattern that changes any result it leaks into (0 or a
+// type's zero would hide inside a sum).
+template <class T>
+__device__ T poison() {
+  T value;
+  memset(&value, 0x5A, sizeof(T));
+  return value;
+}
+
 // Block b reduces in[b * tile, b * tile + valid_b) where valid_b = tile for every block but the
 // last (a partial tile). Writes the block's result (from thread 0) and each thread's all_reduce.
 template <int BlockSize, class Op, class Item, gpuprims::block_reduce_algorithm Algorithm>
@@ -67,7 +76,7 @@ __global__ void reduce_kernel(const Item* in, std::size_t n, typename Op::value_
     result = reduce_t(storage).reduce(items);
   } else {  // partial tile: each thread folds its blocked items in order, the owners are a prefix
     const std::size_t first = threadIdx.x * std::size_t{items_per_thread};
-    T item{};
+    T item = poison<T>();  // a non-owner's value must never reach the result
     for (std::size_t k = first; k < first + items_per_thread && k < valid; ++k) {
       item = k == first ? static_cast<T>(in[base + k]) : Op{}(item, static_cast<T>(in[base + k]));
     }
@@ -78,7 +87,7 @@ __global__ void reduce_kernel(const Item* in, std::size_t n, typename Op::value_
   }
   __syncthreads();  // storage reuse
   // all_reduce over the first element of each thread's slot (or the partial items).
-  T mine{};
+  T mine = poison<T>();
   const std::size_t k = valid == tile ? threadIdx.x * items_per_thread : threadIdx.x;
   if (k < valid) {
     mine = static_cast<T>(in[base + k]);
@@ -222,6 +231,8 @@ void check_ladder() {
 
 TEST_CASE("every rung of the block_reduce ladder is right, full and partial tiles", "[reduce][gpu]") {
   SECTION("BlockSize 32") { check_ladder<32>(); }
+  SECTION("BlockSize 64") { check_ladder<64>(); }
+  SECTION("BlockSize 128") { check_ladder<128>(); }
   SECTION("BlockSize 96") { check_ladder<96>(); }
   SECTION("BlockSize 256") { check_ladder<256>(); }
   SECTION("BlockSize 992") { check_ladder<992>(); }

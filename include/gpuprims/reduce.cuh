@@ -84,8 +84,9 @@ enum class block_reduce_algorithm {
 
 /// A block-wide reduction for blocks of BlockSize threads (a multiple of 32, up to 1024), one-,
 /// two- or three-dimensional. Op combines two T (the accumulator type: items of another type, such
-/// as __half into float, are converted on entry) and need only be associative: items combine in
-/// thread order, each thread's array in index order. Declare the storage in shared memory, construct
+/// as __half into float, are converted on entry). With warp_shuffle (the default) and the interleaved
+/// rungs Op need only be associative: items combine in thread order, each thread's array in index
+/// order; the sequential rungs also need it commutative. Declare the storage in shared memory, construct
 /// with it, and call one method from every thread of the block; results are valid in thread 0
 /// (all_reduce: in every thread). __syncthreads() before reusing the storage.
 ///
@@ -97,7 +98,7 @@ template <int BlockSize, class Op, class T = typename Op::value_type,
 class block_reduce {
   static_assert(BlockSize > 0 && BlockSize % 32 == 0 && BlockSize <= 1024,
                 "BlockSize must be a multiple of 32 up to 1024");
-  static_assert(std::is_trivially_copyable_v<T>, "block_reduce moves T through shuffles: trivially copyable");
+  static_assert(std::is_trivially_copyable_v<T>, "block_reduce moves T through shuffles and shared memory: trivially copyable");
   static constexpr int warps = BlockSize / 32;
   static constexpr bool shuffles = Algorithm == block_reduce_algorithm::warp_shuffle;
   struct shuffle_storage {
@@ -157,7 +158,8 @@ class block_reduce {
       detail::tree_last_warp<BlockSize, Algorithm == block_reduce_algorithm::complete_unroll>(s_.data, tid, num_valid,
                                                                                              op_);
     }
-    return s_.data[0];  // meaningful in thread 0 (warp 0 wrote it last, in program order for thread 0)
+    // Thread 0 wrote data[0] last (or a barrier followed): only it may read it without a race.
+    return tid == 0 ? s_.data[0] : item;
   }
 
   __device__ T reduce_shuffle(const T& item, int num_valid) {
