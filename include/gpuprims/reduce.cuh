@@ -260,9 +260,9 @@ template <class Item, class T, class Op>
     detail::write_value_kernel<<<1, 1, 0, stream>>>(out, init);
     return cudaGetLastError();
   }
-  std::size_t needed = 0, max_blocks = 0;
-  GPUPRIMS_RETURN_IF_ERROR(reduce_workspace_bytes<T>(needed));
+  std::size_t max_blocks = 0;
   GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(max_blocks));
+  const std::size_t needed = detail::reduce_partials_offset<T>() + max_blocks * sizeof(T);
   constexpr std::size_t workspace_alignment = alignof(T) > 4 ? alignof(T) : 4;
   if (workspace == nullptr || workspace_bytes < needed ||
       reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0) {
