@@ -229,6 +229,11 @@ std::size_t reduce_partials_offset() {
   return 256 > alignof(T) ? 256 : alignof(T);
 }
 
+template <class T>
+std::size_t reduce_workspace_bytes_for(std::size_t max_blocks) {
+  return reduce_partials_offset<T>() + max_blocks * sizeof(T);
+}
+
 }  // namespace detail
 
 /// Bytes of workspace gpuprims::reduce needs for accumulator type T on the current device (for any
@@ -237,7 +242,7 @@ template <class T>
 [[nodiscard]] cudaError_t reduce_workspace_bytes(std::size_t& bytes) {
   std::size_t blocks = 0;
   GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(blocks));
-  bytes = detail::reduce_partials_offset<T>() + blocks * sizeof(T);
+  bytes = detail::reduce_workspace_bytes_for<T>(blocks);
   return cudaSuccess;
 }
 
@@ -262,7 +267,7 @@ template <class Item, class T, class Op>
   }
   std::size_t max_blocks = 0;
   GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(max_blocks));
-  const std::size_t needed = detail::reduce_partials_offset<T>() + max_blocks * sizeof(T);
+  const std::size_t needed = detail::reduce_workspace_bytes_for<T>(max_blocks);
   constexpr std::size_t workspace_alignment = alignof(T) > 4 ? alignof(T) : 4;
   if (workspace == nullptr || workspace_bytes < needed ||
       reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0) {
