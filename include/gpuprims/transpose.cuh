@@ -59,20 +59,6 @@ enum class transpose_algorithm {
 
 namespace detail {
 
-inline bool checked_span(std::size_t batch, std::size_t batch_stride, std::size_t rows, std::size_t pitch,
-                         std::size_t cols, std::size_t& span) {
-  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
-  if ((rows - 1) > 0 && pitch > (max - cols) / (rows - 1)) {
-    return false;
-  }
-  const std::size_t one = (rows - 1) * pitch + cols;
-  if (batch > 1 && batch_stride > (max - one) / (batch - 1)) {
-    return false;
-  }
-  span = (batch - 1) * batch_stride + one;
-  return true;
-}
-
 template <class T>
 cudaError_t validate_transpose(const T* in, const T* out, const transpose_shape& s) {
   constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
@@ -109,6 +95,20 @@ bool register_tile_aligned(const T* in, const T* out, const transpose_shape& s) 
   }
 }
 
+// The shared-tile kernel, one block per tile when the grid can hold them all (the loop-free
+// kernel keeps fewer registers live), else the grid-stride one.
+template <int Tile, int Pad, int Rows, int MinBlocks, class T>
+cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& s, cudaStream_t stream) {
+  const dim3 grid = transpose_grid(s, Tile, Tile);
+  const bool covered = grid.x * std::size_t{Tile} >= s.cols && grid.y * std::size_t{Tile} >= s.rows && grid.z >= s.batch;
+  if (covered) {
+    transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true><<<grid, dim3(Tile, Rows), 0, stream>>>(in, out, s);
+  } else {
+    transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, false><<<grid, dim3(Tile, Rows), 0, stream>>>(in, out, s);
+  }
+  return cudaGetLastError();
+}
+
 }  // namespace detail
 
 /// out (cols x rows, row pitch out_pitch) = in^T (rows x cols, row pitch in_pitch), for `batch`
@@ -137,11 +137,9 @@ template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class 
     detail::transpose_naive_kernel<block_x, block_y>
         <<<detail::transpose_grid(s, block_y, block_x), dim3(block_x, block_y), 0, stream>>>(in, out, s);
   } else if constexpr (Algorithm == transpose_algorithm::shared_unpadded) {
-    detail::transpose_shared_kernel<32, 0, 8>
-        <<<detail::transpose_grid(s, 32, 32), dim3(32, 8), 0, stream>>>(in, out, s);
+    return detail::launch_transpose_shared<32, 0, 8, 8>(in, out, s, stream);
   } else if constexpr (Algorithm == transpose_algorithm::shared_padded || Algorithm == transpose_algorithm::automatic) {
-    detail::transpose_shared_kernel<32, 1, 8>
-        <<<detail::transpose_grid(s, 32, 32), dim3(32, 8), 0, stream>>>(in, out, s);
+    return detail::launch_transpose_shared<32, 1, 8, 8>(in, out, s, stream);
   } else {
     static_assert(std::is_default_constructible_v<T>,
                   "the register-tile rungs hold elements in registers: T must be default constructible");

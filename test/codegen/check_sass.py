@@ -222,8 +222,8 @@ def main():
     smem_report, smem_failures = check_smem(smem_rules, parse_smem(build.stdout + build.stderr))
     if smem_report:
         print("\n".join(smem_report))
+    print(f"ptxas: {len(frames)} functions, {len(failures)} with stack frame or spills, {smem_failures} smem rules failed")
     failures += ["smem"] * smem_failures
-    print(f"ptxas: {len(frames)} functions, {len(failures)} with stack frame or spills")
 
     tool = find_cuobjdump(args.cuobjdump, args.nvcc)
     if tool is None:

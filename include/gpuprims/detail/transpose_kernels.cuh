@@ -20,9 +20,15 @@ struct transpose_shape {
 // Grid-stride over (batch, tile row, tile column), so that grids clamped to 65535 along y and z
 // still cover tall matrices and large batches. Every thread of a block runs the same iterations:
 // barriers inside `body` are reached by all of them.
-template <class Body>
+// Covered: the host made the grid one block per tile (the common case), so no loops, and fewer
+// live registers for the loads in flight.
+template <bool Covered = false, class Body>
 __device__ __forceinline__ void for_each_tile(const transpose_shape& s, std::size_t tile_rows,
                                               std::size_t tile_cols, Body body) {
+  if constexpr (Covered) {
+    body(blockIdx.z, blockIdx.y * tile_rows, blockIdx.x * tile_cols);
+    return;
+  }
   const std::size_t tiles_y = (s.rows + tile_rows - 1) / tile_rows;
   const std::size_t tiles_x = (s.cols + tile_cols - 1) / tile_cols;
   for (std::size_t b = blockIdx.z; b < s.batch; b += gridDim.z) {
@@ -35,42 +41,69 @@ __device__ __forceinline__ void for_each_tile(const transpose_shape& s, std::siz
 }
 
 // One Tile x Tile tile through shared memory, blockDim (Tile, Rows): coalesced row reads into
-// tile[row][col], then coalesced row writes of the output read down the tile's columns. Threads
-// outside the matrix skip their loads and stores but always reach the barrier.
+// tile[row][col], then coalesced row writes of the output read down the tile's columns. A tile that
+// lies inside the matrix (the block-uniform common case) issues all Tile / Rows loads of a thread
+// before its first shared-memory store, from one base pointer; edge tiles check every element.
+// Threads outside the matrix skip their loads and stores but always reach the barrier.
 template <int Tile, int Pad, int Rows, class T>
 __device__ __forceinline__ void transpose_tile_shared(T (&tile)[Tile][Tile + Pad], const T* in,
                                                       std::size_t in_pitch, T* out, std::size_t out_pitch,
                                                       std::size_t rows, std::size_t cols, std::size_t row0,
                                                       std::size_t col0) {
+  constexpr int per_thread = Tile / Rows;
   const unsigned int x = threadIdx.x;
   const unsigned int y = threadIdx.y;
+  const bool full = row0 + Tile <= rows && col0 + Tile <= cols;
+  if (full) {
+    const T* src = in + (row0 + y) * in_pitch + col0 + x;
+    T v[per_thread];
 #pragma unroll
-  for (int k = 0; k < Tile; k += Rows) {
-    const std::size_t r = row0 + y + k;
-    const std::size_t c = col0 + x;
-    if (r < rows && c < cols) {
-      tile[y + k][x] = in[r * in_pitch + c];
+    for (int k = 0; k < per_thread; ++k) {
+      v[k] = src[k * Rows * in_pitch];
+    }
+#pragma unroll
+    for (int k = 0; k < per_thread; ++k) {
+      tile[y + k * Rows][x] = v[k];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Tile; k += Rows) {
+      const std::size_t r = row0 + y + k;
+      const std::size_t c = col0 + x;
+      if (r < rows && c < cols) {
+        tile[y + k][x] = in[r * in_pitch + c];
+      }
     }
   }
   __syncthreads();
+  if (full) {
+    T* dst = out + (col0 + y) * out_pitch + row0 + x;
 #pragma unroll
-  for (int k = 0; k < Tile; k += Rows) {
-    const std::size_t out_row = col0 + y + k;
-    const std::size_t out_col = row0 + x;
-    if (out_row < cols && out_col < rows) {
-      out[out_row * out_pitch + out_col] = tile[x][y + k];
+    for (int k = 0; k < per_thread; ++k) {
+      dst[k * Rows * out_pitch] = tile[x][y + k * Rows];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Tile; k += Rows) {
+      const std::size_t out_row = col0 + y + k;
+      const std::size_t out_col = row0 + x;
+      if (out_row < cols && out_col < rows) {
+        out[out_row * out_pitch + out_col] = tile[x][y + k];
+      }
     }
   }
 }
 
 // Rungs 2 and 3: the shared tile without and with padding. Storage is raw bytes because a
 // trivially copyable T may still lack the trivial constructor __shared__ variables need.
-template <int Tile, int Pad, int Rows, class T>
-__global__ void __launch_bounds__(Tile* Rows)
+// MinBlocks: resident blocks per multiprocessor to keep registers for (the bytes in flight a
+// memory-bound kernel needs come from occupancy); 0 leaves the register count to the compiler.
+template <int Tile, int Pad, int Rows, class T, int MinBlocks = 0, bool Covered = false>
+__global__ void __launch_bounds__(Tile* Rows, MinBlocks)
     transpose_shared_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
   __shared__ alignas(T) unsigned char raw[sizeof(T) * Tile * (Tile + Pad)];
   auto& tile = *reinterpret_cast<T(*)[Tile][Tile + Pad]>(raw);
-  for_each_tile(s, Tile, Tile, [&](std::size_t b, std::size_t row0, std::size_t col0) {
+  for_each_tile<Covered>(s, Tile, Tile, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     transpose_tile_shared<Tile, Pad, Rows>(tile, in + b * s.in_batch_stride, s.in_pitch,
                                            out + b * s.out_batch_stride, s.out_pitch, s.rows, s.cols, row0, col0);
     __syncthreads();  // the next tile overwrites this one
