@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   gpuprims::bench::register_copy(opt);
   gpuprims::bench::register_transpose(opt);
   gpuprims::bench::register_reduce(opt);
+  gpuprims::bench::register_reduce_ladder(opt);
+  gpuprims::bench::register_stencil(opt);
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

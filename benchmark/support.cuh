@@ -66,6 +66,15 @@ class random_buffer {
   bool ok_ = false;
 };
 
+// A device allocation outside the timed region (workspace, temporary storage) that frees itself.
+struct device_scratch {
+  void* p = nullptr;
+  explicit device_scratch(std::size_t bytes) { cudaMalloc(&p, bytes == 0 ? 1 : bytes); }
+  ~device_scratch() { cudaFree(p); }
+  device_scratch(const device_scratch&) = delete;
+  device_scratch& operator=(const device_scratch&) = delete;
+};
+
 // Times `launch(stream)` with CUDA events (UseManualTime) after a warm-up, and reports the median
 // per-launch time: GB/s of `bytes` (the minimum the operation must move), % of the theoretical
 // peak, and microseconds. Each benchmark iteration times a batch of back-to-back launches sized to
@@ -149,5 +158,7 @@ benchmark::internal::Benchmark* add(const options& opt, const std::string& famil
 void register_copy(const options& opt);
 void register_transpose(const options& opt);
 void register_reduce(const options& opt);
+void register_reduce_ladder(const options& opt);
+void register_stencil(const options& opt);
 
 }  // namespace gpuprims::bench

@@ -215,11 +215,12 @@ inline constexpr int reduce_waves = 2;
 
 // Blocks of the single-pass reduction: enough for the owners of the input, at most a few waves of
 // resident blocks (each thread then folds many vectors before the block-level step).
-inline cudaError_t reduce_max_blocks(std::size_t& blocks) {
+template <int BlockThreads = reduce_block_threads, int Waves = reduce_waves>
+cudaError_t reduce_max_blocks(std::size_t& blocks) {
   device_shape shape;
   GPUPRIMS_RETURN_IF_ERROR(query_device_shape(shape));
   blocks = static_cast<std::size_t>(shape.multiprocessors) *
-           static_cast<std::size_t>(shape.max_threads_per_multiprocessor / reduce_block_threads) * reduce_waves;
+           static_cast<std::size_t>(shape.max_threads_per_multiprocessor / BlockThreads) * Waves;
   return cudaSuccess;
 }
 
@@ -246,6 +247,44 @@ template <class T>
   return cudaSuccess;
 }
 
+namespace detail {
+
+// The single-pass launch with its tuning knobs (threads per block, 16-byte loads in flight per
+// thread, waves of resident blocks); gpuprims::reduce uses the defaults above.
+template <int BlockThreads, int Unroll, int Waves, class Item, class T, class Op>
+cudaError_t reduce_single_pass(const Item* in, std::size_t n, T* out, T init, Op op, void* workspace,
+                               std::size_t workspace_bytes, cudaStream_t stream) {
+  static_assert(std::is_trivially_copyable_v<T>, "the accumulator moves through shuffles: trivially copyable");
+  if (out == nullptr || (n > 0 && in == nullptr)) {
+    return cudaErrorInvalidValue;
+  }
+  if (n == 0) {
+    write_value_kernel<<<1, 1, 0, stream>>>(out, init);
+    return cudaGetLastError();
+  }
+  std::size_t max_blocks = 0;
+  GPUPRIMS_RETURN_IF_ERROR((reduce_max_blocks<BlockThreads, Waves>(max_blocks)));
+  const std::size_t needed = reduce_workspace_bytes_for<T>(max_blocks);
+  constexpr std::size_t workspace_alignment = alignof(T) > 4 ? alignof(T) : 4;
+  if (workspace == nullptr || workspace_bytes < needed ||
+      reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0) {
+    return cudaErrorInvalidValue;
+  }
+  const std::size_t owners = reduce_owners(in, n);
+  constexpr std::size_t per_block = std::size_t{BlockThreads} * Unroll;
+  std::size_t blocks = (owners + per_block - 1) / per_block;
+  blocks = blocks < max_blocks ? blocks : max_blocks;
+  blocks = blocks == 0 ? 1 : blocks;
+  auto* bytes = static_cast<unsigned char*>(workspace);
+  reduce_single_pass_kernel<block_reduce<BlockThreads, Op, T>, BlockThreads, Unroll>
+      <<<static_cast<unsigned int>(blocks), BlockThreads, 0, stream>>>(
+          in, n, out, init, op, reinterpret_cast<T*>(bytes + reduce_partials_offset<T>()),
+          reinterpret_cast<unsigned int*>(bytes));
+  return cudaGetLastError();
+}
+
+}  // namespace detail
+
 /// *out = op(init, in[0] op in[1] op ... op in[n - 1]) on `stream`, in one kernel launch, with the
 /// caller's workspace (see reduce_workspace_bytes; aligned to T and to 4 bytes). Op must be
 /// associative and commutative (the grid-stride split interleaves the input), as for
@@ -257,33 +296,8 @@ template <class T>
 template <class Item, class T, class Op>
 [[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, detail::identity_t<T> init, Op op,
                                  void* workspace, std::size_t workspace_bytes, cudaStream_t stream = 0) {
-  static_assert(std::is_trivially_copyable_v<T>, "the accumulator moves through shuffles: trivially copyable");
-  if (out == nullptr || (n > 0 && in == nullptr)) {
-    return cudaErrorInvalidValue;
-  }
-  if (n == 0) {
-    detail::write_value_kernel<<<1, 1, 0, stream>>>(out, init);
-    return cudaGetLastError();
-  }
-  std::size_t max_blocks = 0;
-  GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(max_blocks));
-  const std::size_t needed = detail::reduce_workspace_bytes_for<T>(max_blocks);
-  constexpr std::size_t workspace_alignment = alignof(T) > 4 ? alignof(T) : 4;
-  if (workspace == nullptr || workspace_bytes < needed ||
-      reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0) {
-    return cudaErrorInvalidValue;
-  }
-  constexpr int block = detail::reduce_block_threads;
-  const std::size_t owners = detail::reduce_owners(in, n);
-  std::size_t blocks = (owners + std::size_t{block} * detail::reduce_unroll - 1) / (std::size_t{block} * detail::reduce_unroll);
-  blocks = blocks < max_blocks ? blocks : max_blocks;
-  blocks = blocks == 0 ? 1 : blocks;
-  auto* bytes = static_cast<unsigned char*>(workspace);
-  detail::reduce_single_pass_kernel<block_reduce<block, Op, T>, block, detail::reduce_unroll>
-      <<<static_cast<unsigned int>(blocks), block, 0, stream>>>(
-          in, n, out, init, op, reinterpret_cast<T*>(bytes + detail::reduce_partials_offset<T>()),
-          reinterpret_cast<unsigned int*>(bytes));
-  return cudaGetLastError();
+  return detail::reduce_single_pass<detail::reduce_block_threads, detail::reduce_unroll, detail::reduce_waves>(
+      in, n, out, init, op, workspace, workspace_bytes, stream);
 }
 
 /// The same with stream-ordered workspace (cudaMallocAsync from the device's default pool, freed
