@@ -3,4 +3,5 @@
 
 #include <gpuprims/copy.cuh>
 #include <gpuprims/reduce.cuh>
+#include <gpuprims/stencil.cuh>
 #include <gpuprims/transpose.cuh>

@@ -30,6 +30,22 @@ bool checked_bytes(std::size_t n, std::size_t& bytes) {
   return true;
 }
 
+// Elements spanned by `batch` matrices of rows x cols (row pitch `pitch`, batch_stride apart), or
+// false when that does not fit in size_t. rows and batch >= 1.
+inline bool checked_span(std::size_t batch, std::size_t batch_stride, std::size_t rows, std::size_t pitch,
+                         std::size_t cols, std::size_t& span) {
+  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+  if ((rows - 1) > 0 && pitch > (max - cols) / (rows - 1)) {
+    return false;
+  }
+  const std::size_t one = (rows - 1) * pitch + cols;
+  if (batch > 1 && batch_stride > (max - one) / (batch - 1)) {
+    return false;
+  }
+  span = (batch - 1) * batch_stride + one;
+  return true;
+}
+
 struct device_shape {
   int multiprocessors = 0;
   int max_threads_per_multiprocessor = 0;
