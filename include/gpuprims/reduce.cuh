@@ -59,6 +59,13 @@ struct bit_xor {
 ///   float s = gpuprims::warp_reduce(x, gpuprims::plus<float>{});
 template <class T, class Op>
 __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
+  if (valid >= 32) {  // every lane contributes: no per-step lane checks
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      value = op(value, detail::shuffle_down(value, offset));
+    }
+    return value;
+  }
   const int lane = detail::lane_id();
 #pragma unroll
   for (int offset = 1; offset < 32; offset *= 2) {
@@ -172,6 +179,17 @@ class block_reduce {
       s_.warp_partials[warp] = partial;
     }
     __syncthreads();
+    if (warps < 32 && num_valid == BlockSize) {
+      // A full tile of fewer than 32 warps: thread 0 folds the partials in order, as
+      // cub::BlockReduce does; cheaper than a second round of five shuffles over a part-empty warp.
+      if (rank == 0) {
+#pragma unroll
+        for (int w = 1; w < warps; ++w) {
+          partial = op_(partial, s_.warp_partials[w]);
+        }
+      }
+      return partial;
+    }
     if (warp == 0) {
       const int valid_warps = (num_valid + 31) / 32;
       // Lanes past the last partial read slot 0: a value they never contribute (valid_warps).
