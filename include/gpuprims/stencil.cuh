@@ -68,8 +68,16 @@ enum class stencil_algorithm {
 
 namespace detail {
 
+// Registers capped for a full multiprocessor of threads (three quarters with several units per
+// thread, or doubles): the tile's loads in flight come from occupancy, and the compute keeps only
+// one word and the accumulators live, so nothing spills (test/codegen/stencil.cu checks).
+template <int Rad, class T, int BlockSize, int ItemsPerThread>
+inline constexpr int stencil_min_blocks =
+    (stencil_layout<Rad, T, BlockSize, ItemsPerThread>::units_per_thread > 1 || sizeof(T) == 8 ? 1536 : 2048) /
+    BlockSize;
+
 template <int Rad, int BlockSize, int ItemsPerThread, class T, class Weights>
-__global__ void __launch_bounds__(BlockSize)
+__global__ void __launch_bounds__(BlockSize, (stencil_min_blocks<Rad, T, BlockSize, ItemsPerThread>))
     stencil_shared_kernel(const T* in, T* out, std::size_t n, std::size_t rows, std::size_t in_pitch,
                           std::size_t out_pitch, std::size_t tiles, Weights w, boundary b) {
   using storage_t = stencil1d_storage<Rad, T, BlockSize, ItemsPerThread>;

@@ -133,21 +133,30 @@ __device__ __forceinline__ void stencil_compute_store(const T* data, T* out, std
     const int first = (t + j * BlockSize) * unit;  // the unit's first output, relative to begin
     T result[unit];
     if constexpr (layout::vectorized) {
+      // The window data[first, first + unit + 2 margin), one 16-byte word at a time: each element
+      // goes into the outputs whose taps reach it, so only one word and the unit's accumulators
+      // are live (not the whole window: Rad 16 would hold 36 floats and halve the occupancy).
+      // Each output still adds its taps in order, weight 0 first.
       constexpr int words = (unit + 2 * layout::margin) / unit;
-      T window[unit + 2 * layout::margin];  // data[first, first + unit + 2 margin)
-#pragma unroll
-      for (int k = 0; k < words; ++k) {
-        const uint4 v = reinterpret_cast<const uint4*>(data + first)[k];
-        memcpy(window + k * unit, &v, 16);
-      }
 #pragma unroll
       for (int k = 0; k < unit; ++k) {
-        T acc = T(0);
+        result[k] = T(0);
+      }
 #pragma unroll
-        for (int r = 0; r <= 2 * Rad; ++r) {
-          acc = fma(static_cast<T>(w[r]), window[layout::margin - Rad + k + r], acc);
+      for (int word = 0; word < words; ++word) {
+        const uint4 v = reinterpret_cast<const uint4*>(data + first)[word];
+        T x[unit];
+        memcpy(x, &v, 16);
+#pragma unroll
+        for (int e = 0; e < unit; ++e) {
+#pragma unroll
+          for (int k = 0; k < unit; ++k) {
+            const int r = word * unit + e - (layout::margin - Rad) - k;  // the tap of output k
+            if (r >= 0 && r <= 2 * Rad) {
+              result[k] = fma(static_cast<T>(w[r]), x[e], result[k]);
+            }
+          }
         }
-        result[k] = acc;
       }
     } else {
       T acc = T(0);
