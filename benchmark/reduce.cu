@@ -133,11 +133,11 @@ void register_reduce(const options& opt) {
   })->ArgsProduct({sizes})->ArgNames({"n"});
   // The single-pass kernel's knobs, for the default's choice: threads per block, 16-byte loads in
   // flight per thread, waves of resident blocks.
-  add_tuning<256, 4, 1>(opt, sizes);
   add_tuning<256, 8, 1>(opt, sizes);
   add_tuning<512, 4, 1>(opt, sizes);
-  add_tuning<256, 8, 2>(opt, sizes);
-  add_tuning<128, 8, 1>(opt, sizes);
+  add_tuning<512, 8, 1>(opt, sizes);
+  add_tuning<1024, 4, 1>(opt, sizes);
+  add_tuning<512, 4, 2>(opt, sizes);
   add(opt, "reduce_float", "gpuprims::reduce_stream_ordered", false, [](benchmark::State& state) {
     reduce_bench(state, [](const float* in, std::size_t n, float* out, cudaStream_t s) {
       return gpuprims::reduce(in, n, out, 0.0f, gpuprims::plus<float>{}, s);

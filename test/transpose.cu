@@ -144,15 +144,15 @@ TEST_CASE("transpose handles a matrix of more than 2^31 int8 elements", "[transp
 }
 
 // More tiles along y than gridDim.y allows (65535) and more matrices than gridDim.z allows: the
-// kernels loop over the rest. Every rung's tiles are at most 32 rows tall.
+// kernels loop over the rest. Every rung's tiles are at most 64 rows tall.
 TEST_CASE("transpose covers more tile rows than a grid holds", "[transpose][gpu]") {
   const transpose_subject subject{"automatic, 1-byte", 1, &run_transpose<transpose_algorithm::automatic, blob<1, 1>>};
-  const std::size_t rows = 65537 * 32;
+  const std::size_t rows = 65537 * 64;
   check_transpose(subject, {rows, 3, 3, rows, 1, rows * 3, 3 * rows});
 }
 
 TEST_CASE("every transpose rung covers more tile rows than a grid holds", "[transpose][gpu][large]") {
-  const std::size_t rows = 65537 * 32;
+  const std::size_t rows = 65537 * 64;
   for (const transpose_subject& subject : all_subjects()) {
     check_transpose(subject, {rows, 3, 3, rows, 1, rows * 3, 3 * rows});
   }

@@ -97,10 +97,17 @@ bool register_tile_aligned(const T* in, const T* out, const transpose_shape& s) 
 
 // The shared-tile kernel, one block per tile when the grid can hold them all (the loop-free
 // kernel keeps fewer registers live), else the grid-stride one.
-template <int Tile, int Pad, int Rows, int MinBlocks, class T>
+template <int Tile, int Pad, int Rows, int MinBlocks, int Group = 0, class T>
 cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& s, cudaStream_t stream) {
   const dim3 grid = transpose_grid(s, Tile, Tile);
   const bool covered = grid.x * std::size_t{Tile} >= s.cols && grid.y * std::size_t{Tile} >= s.rows && grid.z >= s.batch;
+  if constexpr (Group > 0) {
+    if (covered && std::size_t{grid.x} * grid.y <= 0x7fffffff) {
+      transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true, Group>
+          <<<dim3(grid.x * grid.y, 1, grid.z), dim3(Tile, Rows), 0, stream>>>(in, out, s);
+      return cudaGetLastError();
+    }
+  }
   if (covered) {
     transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true><<<grid, dim3(Tile, Rows), 0, stream>>>(in, out, s);
   } else {

@@ -38,10 +38,10 @@ extern "C" __global__ void user_transpose(const float* in, float* out, std::size
 }
 
 // The padded tile of 4-byte elements is exactly [32][33] floats; the unpadded one [32][32].
-// ptxas: transpose_shared_kernel<32, 1, 8, float, 0, false> smem 4224
-// ptxas: transpose_shared_kernel<32, 1, 8, float, 8, true> smem 4224
+// ptxas: transpose_shared_kernel<32, 1, 8, float, 0, false, 0> smem 4224
+// ptxas: transpose_shared_kernel<32, 1, 8, float, 8, true, 0> smem 4224
 // ptxas: ^user_transpose$ smem 4224
-// ptxas: transpose_shared_kernel<32, 0, 8, float, 8, true> smem 4096
+// ptxas: transpose_shared_kernel<32, 0, 8, float, 8, true, 0> smem 4096
 // sass: transpose_shared_kernel has LDS
 // sass: transpose_shared_kernel has STS
 // sass: transpose_naive_kernel lacks LDS
