@@ -1,5 +1,6 @@
 // gpuprims_bench: every primitive's benchmark family with its baselines, in one binary.
-//   gpuprims_bench [--short] [Google Benchmark flags, e.g. --benchmark_filter=copy --benchmark_out=r.json]
+//   gpuprims_bench [--short | --profile] [Google Benchmark flags, e.g. --benchmark_filter=copy]
+// --profile: one untimed launch per benchmark inside cudaProfilerStart/Stop (scripts/profile.sh).
 #include "support.cuh"
 
 #include <cstdio>
@@ -13,6 +14,9 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--short") == 0) {
       opt.min_time = 0.05;
+    } else if (std::strcmp(argv[i], "--profile") == 0) {
+      opt.profile = true;
+      gpuprims::bench::profiling() = true;
     } else {
       args.push_back(argv[i]);
     }

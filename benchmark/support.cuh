@@ -3,6 +3,7 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -16,8 +17,17 @@ namespace gpuprims::bench {
 
 // Options every family registers with.
 struct options {
-  double min_time = 0;  // seconds of timed launches per benchmark; 0: Google Benchmark's default
+  double min_time = 0;   // seconds of timed launches per benchmark; 0: Google Benchmark's default
+  bool profile = false;  // --profile: one launch per benchmark inside cudaProfilerStart/Stop, untimed
 };
+
+// Set by main() for --profile (scripts/profile.sh runs the binary under Nsight Compute with
+// --profile-from-start off, so only the launches between cudaProfilerStart/Stop are measured:
+// never the random fills, the warm-ups or a family's correctness checks).
+inline bool& profiling() {
+  static bool on = false;
+  return on;
+}
 
 // Theoretical DRAM bandwidth in bytes/s: two transfers per memory clock (DDR/HBM) over the bus.
 inline double peak_bytes_per_second() {
@@ -82,6 +92,22 @@ struct device_scratch {
 // baselines of a family are timed the same way.
 template <class Launch>
 void time_launches(benchmark::State& state, std::size_t bytes, Launch launch) {
+  if (profiling()) {
+    cudaError_t status = cudaDeviceSynchronize();
+    if (status == cudaSuccess) {
+      cudaProfilerStart();
+      launch(cudaStream_t{0});
+      status = cudaDeviceSynchronize();
+      cudaProfilerStop();
+    }
+    for (auto _ : state) {
+      state.SetIterationTime(1e-6);  // untimed: the counters come from the profiler
+    }
+    if (status != cudaSuccess) {
+      state.SkipWithError(cudaGetErrorString(status));
+    }
+    return;
+  }
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
@@ -151,6 +177,9 @@ benchmark::internal::Benchmark* add(const options& opt, const std::string& famil
     }
   });
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  if (opt.profile) {
+    return b->Iterations(1);
+  }
   return opt.min_time > 0 ? b->MinTime(opt.min_time) : b;
 }
 

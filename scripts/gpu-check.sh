@@ -34,8 +34,9 @@ skipped=$(grep -c '(Skipped)' "$out/ctest.log")
 note "ctest: $skipped skipped"
 
 # The GPU tests' commands, straight from ctest (-L also selects the fixtures they need, which are
-# no GPU programs: keep only tests labelled gpu); the [large] cases (> 2^31 elements) are left out:
-# under instrumentation they take minutes and add no new code path.
+# no GPU programs: keep only tests labelled gpu); the [large] cases (> 2^31 elements) and the
+# [slow] ones (the same paths on bigger inputs) are left out: under instrumentation they take
+# minutes and add no new code path.
 mapfile -t gpu_tests < <(ctest --test-dir "$build" -L gpu --show-only=json-v1 | python3 -c '
 import json, sys
 for t in json.load(sys.stdin)["tests"]:
@@ -46,7 +47,7 @@ for t in json.load(sys.stdin)["tests"]:
     if cmd and cmd[0].endswith("gpuprims_requires_gpu"):
         cmd = cmd[1:]
     if cmd and "gpuprims_test_" in cmd[0]:
-        cmd = cmd + ["~[large]"]
+        cmd = cmd + ["~[large]~[slow]"]
     print("\t".join(cmd))')
 for tool in memcheck racecheck initcheck synccheck; do
   log=$out/sanitizer-$tool.log
