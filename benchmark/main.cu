@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   gpuprims::bench::register_reduce(opt);
   gpuprims::bench::register_reduce_ladder(opt);
   gpuprims::bench::register_stencil(opt);
+  gpuprims::bench::register_memory_access(opt);
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

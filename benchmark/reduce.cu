@@ -84,26 +84,6 @@ void add_segments(const options& opt) {
   })->Arg(std::int64_t{1} << 20)->ArgName("segments");
 }
 
-template <int BlockThreads, int Unroll, int Waves>
-void add_tuning(const options& opt, const std::vector<std::int64_t>& sizes) {
-  const std::string name = "tuning_b" + std::to_string(BlockThreads) + "_u" + std::to_string(Unroll) + "_w" +
-                           std::to_string(Waves);
-  add(opt, "reduce_float", name, false, [](benchmark::State& state) {
-    std::size_t blocks = 0;
-    if (gpuprims::detail::reduce_max_blocks<BlockThreads, Waves>(blocks) != cudaSuccess) {
-      state.SkipWithError("reduce_max_blocks failed");
-      return;
-    }
-    const std::size_t bytes = gpuprims::detail::reduce_workspace_bytes_for<float>(blocks);
-    device_scratch workspace(bytes);
-    cudaMemset(workspace.p, 0, bytes);
-    reduce_bench(state, [&](const float* in, std::size_t n, float* out, cudaStream_t s) {
-      return gpuprims::detail::reduce_single_pass<BlockThreads, Unroll, Waves>(in, n, out, 0.0f, gpuprims::plus<float>{},
-                                                                               workspace.p, bytes, s);
-    });
-  })->ArgsProduct({sizes})->ArgNames({"n"});
-}
-
 }  // namespace
 
 void register_reduce(const options& opt) {
@@ -131,13 +111,6 @@ void register_reduce(const options& opt) {
       return gpuprims::reduce(in, n, out, 0.0f, gpuprims::plus<float>{}, workspace.p, bytes, s);
     });
   })->ArgsProduct({sizes})->ArgNames({"n"});
-  // The single-pass kernel's knobs, for the default's choice: threads per block, 16-byte loads in
-  // flight per thread, waves of resident blocks.
-  add_tuning<256, 8, 1>(opt, sizes);
-  add_tuning<512, 4, 1>(opt, sizes);
-  add_tuning<512, 8, 1>(opt, sizes);
-  add_tuning<1024, 4, 1>(opt, sizes);
-  add_tuning<512, 4, 2>(opt, sizes);
   add(opt, "reduce_float", "gpuprims::reduce_stream_ordered", false, [](benchmark::State& state) {
     reduce_bench(state, [](const float* in, std::size_t n, float* out, cudaStream_t s) {
       return gpuprims::reduce(in, n, out, 0.0f, gpuprims::plus<float>{}, s);

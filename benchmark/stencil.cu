@@ -50,17 +50,6 @@ void stencil_bench(benchmark::State& state, Run run) {
   });
 }
 
-// The shared-memory kernel with another number of outputs per thread (the default's tuning).
-template <int Rad, int Items>
-cudaError_t run_items(const float* in, float* out, std::size_t n, cudaStream_t stream) {
-  constexpr int block = 256;
-  const std::size_t tiles = (n + block * Items - 1) / (block * Items);
-  gpuprims::detail::stencil_shared_kernel<Rad, block, Items>
-      <<<detail::covering_blocks(n, block * Items), block, 0, stream>>>(in, out, n, 1, n, n, tiles,
-                                                                         some_weights<Rad>(), gpuprims::boundary::clamp());
-  return cudaGetLastError();
-}
-
 template <int Rad>
 void add_family(const options& opt, const std::vector<std::int64_t>& sizes) {
   const std::string family = "stencil_rad" + std::to_string(Rad);
@@ -83,8 +72,6 @@ void add_family(const options& opt, const std::vector<std::int64_t>& sizes) {
   variant("shared_vectorized", false,
           rung(std::integral_constant<stencil_algorithm, stencil_algorithm::shared_vectorized>{}));
   variant("gpuprims::stencil1d", false, rung(std::integral_constant<stencil_algorithm, stencil_algorithm::automatic>{}));
-  variant("shared_vectorized_items8", false, run_items<Rad, 8>);
-  variant("shared_vectorized_items16", false, run_items<Rad, 16>);
   add(opt, family, "shared_vectorized_constant_weights", false, [sizes](benchmark::State& st) {
     const auto w = some_weights<Rad>();
     if (cudaMemcpyToSymbol(constant_weights_storage, w.w, sizeof(w.w)) != cudaSuccess) {

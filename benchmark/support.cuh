@@ -189,5 +189,6 @@ void register_transpose(const options& opt);
 void register_reduce(const options& opt);
 void register_reduce_ladder(const options& opt);
 void register_stencil(const options& opt);
+void register_memory_access(const options& opt);
 
 }  // namespace gpuprims::bench

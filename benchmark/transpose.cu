@@ -50,15 +50,6 @@ cudaError_t run_rung(const T* in, T* out, const shape& s, cudaStream_t stream) {
                                 rows * cols, stream);
 }
 
-template <int Tile, int Rows, int MinBlocks, int Group, class T>
-cudaError_t run_tile(const T* in, T* out, const shape& s, cudaStream_t stream) {
-  const auto rows = static_cast<std::size_t>(s.rows), cols = static_cast<std::size_t>(s.cols);
-  const gpuprims::detail::transpose_shape t{rows, cols, cols, rows, static_cast<std::size_t>(s.batch), rows * cols,
-                                            rows * cols};
-  return gpuprims::detail::launch_transpose_shared<Tile, sizeof(T) >= 4 ? 1 : 4 / static_cast<int>(sizeof(T)), Rows,
-                                                   MinBlocks, Group>(in, out, t, stream);
-}
-
 // Row-major rows x cols (pitch cols) is column-major cols x rows; its transpose, row-major cols x rows,
 // is column-major rows x cols: C = op(A) with op = T, m = rows, n = cols.
 cublasStatus_t geam(cublasHandle_t h, int m, int n, const float* a, float* c) {
@@ -88,16 +79,6 @@ void add_family(const options& opt, const std::string& family, const std::vector
   rung("register_4x4", run_rung<transpose_algorithm::register_4x4, T>);
   rung("register_2x2", run_rung<transpose_algorithm::register_2x2, T>);
   rung("gpuprims::transpose", run_rung<transpose_algorithm::automatic, T>);
-  // Tile shapes for the default's choice: Tile x Tile tiles, blockDim (Tile, Rows), MinBlocks per SM.
-  // Group: tile rows per column of the grouped block order (0: row-major over the tiles).
-  constexpr int mb64x8 = sizeof(T) == 8 ? 3 : 4;
-  rung("tuning_32x8", run_tile<32, 8, 8, 0, T>);
-  rung("tuning_32x4", run_tile<32, 4, 16, 0, T>);
-  rung("tuning_64x8", run_tile<64, 8, mb64x8, 0, T>);
-  rung("tuning_64x16", run_tile<64, 16, sizeof(T) == 8 ? 1 : 2, 0, T>);
-  rung("tuning_64x8_group8", run_tile<64, 8, mb64x8, 8, T>);
-  rung("tuning_64x8_group32", run_tile<64, 8, mb64x8, 32, T>);
-  rung("tuning_32x8_group16", run_tile<32, 8, 8, 16, T>);
   args(add(opt, family, "cudaMemcpyAsync", true, [](benchmark::State& st) {
     transpose_bench<T>(st, [](const T* in, T* out, const shape& s, cudaStream_t stream) {
       return cudaMemcpyAsync(out, in, static_cast<std::size_t>(s.rows * s.cols * s.batch) * sizeof(T),

@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$root/build/profile}" && cd "${1:-$root/build/profile}" && pwd)
 # One representative size per family: past the L2 for the bandwidth-bound kernels.
-filter=${2:-'^(copy/[^/]+/n:16777216|transpose_4B/[^/]+/rows:8192/cols:8192/batch:1|reduce_ladder_int/.*|block_reduce_segments_256/.*|stencil_rad3/[^/]+/n:16777216)$'}
+filter=${2:-'^(copy/[^/]+/n:16777216|copy_offset/.*|write_offset/.*|aos_soa/.*|load_path/.*|transpose_4B/[^/]+/rows:8192/cols:8192/batch:1|reduce_ladder_int/.*|block_reduce_segments_256/.*|stencil_rad3/[^/]+/n:16777216)(/manual_time)?$'}
 bench=${GPUPRIMS_BENCH:-$root/build/default/benchmark/gpuprims_bench}
 
 command -v ncu >/dev/null || { echo "profile.sh: ncu (Nsight Compute) not found" >&2; exit 77; }
@@ -38,9 +38,17 @@ metrics=(
   smsp__thread_inst_executed_per_inst_executed.ratio         # active threads per warp instruction
   smsp__thread_inst_executed_pred_on_per_inst_executed.ratio # ... not predicated off
 )
-list=$(printf '%s\n' "${metrics[@]}" | sed 's/[[:space:]]*#.*//' | paste -sd, -)
-
-ncu --clock-control none --profile-from-start off --metrics "$list" --export "$out/counters" --force-overwrite \
-    "$bench" --profile --benchmark_filter="$filter" >"$out/bench.log" 2>"$out/ncu.log"
+extra=(
+  smsp__sass_inst_executed_op_shared_ld.sum                  # shared-memory load instructions
+  smsp__sass_inst_executed_op_shared_st.sum                  # shared-memory store instructions
+  smsp__inst_executed.sum                                    # warp instructions executed
+)
+profile() {
+  ncu --clock-control none --profile-from-start off --metrics "$(printf '%s\n' "$@" | paste -sd, -)" \
+      --export "$out/counters" --force-overwrite \
+      "$bench" --profile --benchmark_filter="$filter" >"$out/stdout.log" 2>"$out/stderr.log"
+}
+# The extra counters have other names on some ncu versions: without them the rest still comes.
+profile "${metrics[@]}" "${extra[@]}" || profile "${metrics[@]}"
 ncu --import "$out/counters.ncu-rep" --csv --page raw >"$out/counters.csv"
 python3 "$root/scripts/profile_report.py" "$out/counters.csv" --out "$out"

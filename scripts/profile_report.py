@@ -6,7 +6,8 @@
 Keeps the first launch of each distinct kernel (a ladder's first level is its largest), groups the
 kernels by primitive (copy, transpose, reduce, stencil, and the libraries they are measured
 against), and writes DIR/<primitive>.csv and DIR/<primitive>.md with: global load and store sectors
-per request, L1 and L2 hit rates, shared-memory bank conflicts per load and store wavefront, DRAM
+per request, L1 and L2 hit rates, shared-memory wavefronts per load and store instruction (1 for
+conflict-free 4-byte accesses) and the bank-conflict counts, DRAM
 throughput, achieved occupancy, registers per thread, branch efficiency, divergent branch targets,
 and active / not-predicated-off threads per warp instruction. Also importable: load() gives the
 rows as dicts of floats keyed by short names, for tests that assert on counters.
@@ -36,13 +37,17 @@ METRICS = {
     "divergent_branches": "smsp__sass_branch_targets_threads_divergent.sum",
     "threads_per_inst": "smsp__thread_inst_executed_per_inst_executed.ratio",
     "threads_pred_on_per_inst": "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
+    "smem_ld_inst": "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smem_st_inst": "smsp__sass_inst_executed_op_shared_st.sum",
+    "instructions": "smsp__inst_executed.sum",
 }
 
 PRIMITIVES = [
     ("transpose", re.compile(r"transpose|geam", re.I)),
     ("stencil", re.compile(r"stencil", re.I)),
     ("reduce", re.compile(r"reduce|ladder_kernel|segments_", re.I)),
-    ("copy", re.compile(r"copy|Transform", re.I)),
+    ("copy", re.compile(r"copy|Transform|offset", re.I)),
+    ("memory-access", re.compile(r"aos_|soa_|axpy|mapped", re.I)),
 ]
 
 COLUMNS = [
@@ -51,6 +56,8 @@ COLUMNS = [
     ("st sectors/req", "st_sectors_per_request"),
     ("L1 hit %", "l1_hit_pct"),
     ("L2 hit %", "l2_hit_pct"),
+    ("smem ld wavefronts/inst", "smem_ld_wavefronts_per_inst"),
+    ("smem st wavefronts/inst", "smem_st_wavefronts_per_inst"),
     ("smem ld conflicts", "smem_ld_conflicts"),
     ("smem st conflicts", "smem_st_conflicts"),
     ("DRAM % peak", "dram_pct"),
@@ -59,6 +66,7 @@ COLUMNS = [
     ("branch eff. %", "branch_uniform_pct"),
     ("divergent branches", "divergent_branches"),
     ("threads/inst (pred on)", "threads_pred_on_per_inst"),
+    ("warp instructions", "instructions"),
 ]
 
 
@@ -108,6 +116,8 @@ def load(path):
         for kind in ("ld", "st"):
             requests, sectors = values.get(f"{kind}_requests"), values.get(f"{kind}_sectors")
             values[f"{kind}_sectors_per_request"] = sectors / requests if requests and sectors is not None else None
+            inst, wavefronts = values.get(f"smem_{kind}_inst"), values.get(f"smem_{kind}_wavefronts")
+            values[f"smem_{kind}_wavefronts_per_inst"] = wavefronts / inst if inst and wavefronts is not None else None
         values["kernel"] = kernel
         values["primitive"] = next((p for p, rx in PRIMITIVES if rx.search(kernel)), "other")
         out.append(values)

@@ -90,13 +90,14 @@ void check_reduce(const std::string& name, const std::vector<Item>& items, std::
 
 template <class Item, class T, class Op, class Gen>
 void check_sizes(const std::string& name, T init, Op op, Gen gen) {
-  const std::size_t max_n = (std::size_t{1} << 20) + 7 + 16;
+  // 2^22 + 5 elements pass 8 MiB for every item type here: the large-input configuration.
+  const std::size_t max_n = (std::size_t{1} << 22) + 5 + 16;
   std::vector<Item> items(max_n);
   for (auto& x : items) {
     x = gen();
   }
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
-                        std::size_t{1000}, (std::size_t{1} << 20) + 7}) {
+                        std::size_t{1000}, (std::size_t{1} << 20) + 7, (std::size_t{1} << 22) + 5}) {
     for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
       check_reduce(name, items, offset, n, init, op);
     }

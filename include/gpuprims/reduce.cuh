@@ -218,6 +218,9 @@ class block_reduce {
 
  private:
   __device__ static int linear_rank() {
+    if (blockDim.y == 1 && blockDim.z == 1) {  // the common 1D block: no reads of threadIdx.y, .z
+      return static_cast<int>(threadIdx.x);
+    }
     return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
   }
 
@@ -227,13 +230,19 @@ class block_reduce {
 
 namespace detail {
 
-inline constexpr int reduce_block_threads = 256;
-inline constexpr int reduce_unroll = 4;
-inline constexpr int reduce_waves = 2;
+// The single-pass kernel's shape, measured on an H100 (docs/reduce.md): one wave of resident
+// blocks; up to 8 MiB of input, 256 threads with eight 16-byte loads in flight each (fewer, fuller
+// blocks start sooner), above it 1024 threads with four (fewer partials for the last block).
+struct reduce_config {
+  int block_threads, unroll, waves;
+};
+inline constexpr reduce_config reduce_small{256, 8, 1};
+inline constexpr reduce_config reduce_large{1024, 4, 1};
+inline constexpr std::size_t reduce_small_max_bytes = std::size_t{8} << 20;
 
 // Blocks of the single-pass reduction: enough for the owners of the input, at most a few waves of
 // resident blocks (each thread then folds many vectors before the block-level step).
-template <int BlockThreads = reduce_block_threads, int Waves = reduce_waves>
+template <int BlockThreads, int Waves>
 cudaError_t reduce_max_blocks(std::size_t& blocks) {
   device_shape shape;
   GPUPRIMS_RETURN_IF_ERROR(query_device_shape(shape));
@@ -259,9 +268,10 @@ std::size_t reduce_workspace_bytes_for(std::size_t max_blocks) {
 /// n). Zero it once (cudaMemsetAsync) before its first use; every call leaves it zeroed again.
 template <class T>
 [[nodiscard]] cudaError_t reduce_workspace_bytes(std::size_t& bytes) {
-  std::size_t blocks = 0;
-  GPUPRIMS_RETURN_IF_ERROR(detail::reduce_max_blocks(blocks));
-  bytes = detail::reduce_workspace_bytes_for<T>(blocks);
+  std::size_t small = 0, large = 0;
+  GPUPRIMS_RETURN_IF_ERROR((detail::reduce_max_blocks<detail::reduce_small.block_threads, detail::reduce_small.waves>(small)));
+  GPUPRIMS_RETURN_IF_ERROR((detail::reduce_max_blocks<detail::reduce_large.block_threads, detail::reduce_large.waves>(large)));
+  bytes = detail::reduce_workspace_bytes_for<T>(small > large ? small : large);
   return cudaSuccess;
 }
 
@@ -314,7 +324,13 @@ cudaError_t reduce_single_pass(const Item* in, std::size_t n, T* out, T init, Op
 template <class Item, class T, class Op>
 [[nodiscard]] cudaError_t reduce(const Item* in, std::size_t n, T* out, detail::identity_t<T> init, Op op,
                                  void* workspace, std::size_t workspace_bytes, cudaStream_t stream = 0) {
-  return detail::reduce_single_pass<detail::reduce_block_threads, detail::reduce_unroll, detail::reduce_waves>(
+  using detail::reduce_large;
+  using detail::reduce_small;
+  if (n <= detail::reduce_small_max_bytes / sizeof(Item)) {
+    return detail::reduce_single_pass<reduce_small.block_threads, reduce_small.unroll, reduce_small.waves>(
+        in, n, out, init, op, workspace, workspace_bytes, stream);
+  }
+  return detail::reduce_single_pass<reduce_large.block_threads, reduce_large.unroll, reduce_large.waves>(
       in, n, out, init, op, workspace, workspace_bytes, stream);
 }
 

@@ -63,17 +63,19 @@ enum class stencil_algorithm {
   naive,              ///< one output per thread, every input read from global memory (the caches catch reuse)
   shared_halo,        ///< the reference notes' kernel, fixed: tile + halo in shared memory, one output per thread
   shared_vectorized,  ///< tile + halo in shared memory, 16-byte loads and stores, several outputs per thread
-  automatic,          ///< the default: shared_vectorized
+  automatic,          ///< the default: shared_vectorized, four vectors per thread above radius 4
 };
 
 namespace detail {
 
 // Registers capped for a full multiprocessor of threads (three quarters with several units per
-// thread, or doubles): the tile's loads in flight come from occupancy, and the compute keeps only
-// one word and the accumulators live, so nothing spills (test/codegen/stencil.cu checks).
+// thread or with doubles, half with both): the tile's loads in flight come from occupancy, and the
+// compute keeps only one word and the accumulators live, so nothing spills (test/codegen/stencil.cu
+// checks).
 template <int Rad, class T, int BlockSize, int ItemsPerThread>
 inline constexpr int stencil_min_blocks =
-    (stencil_layout<Rad, T, BlockSize, ItemsPerThread>::units_per_thread > 1 || sizeof(T) == 8 ? 1536 : 2048) /
+    (2048 - 512 * (stencil_layout<Rad, T, BlockSize, ItemsPerThread>::units_per_thread > 1) -
+     512 * (sizeof(T) == 8)) /
     BlockSize;
 
 template <int Rad, int BlockSize, int ItemsPerThread, class T, class Weights>
@@ -133,7 +135,12 @@ template <int Rad, stencil_algorithm Algorithm = stencil_algorithm::automatic, c
     detail::stencil_naive_kernel<Rad, block><<<dim3(detail::covering_blocks(n, block), grid_y), block, 0, stream>>>(
         in, out, n, rows, in_pitch, out_pitch, weights, b);
   } else {
-    constexpr int items = Algorithm == stencil_algorithm::shared_halo ? 1 : 16 / static_cast<int>(sizeof(T));
+    // Measured on an H100 (docs/stencil.md): one 16-byte vector per thread up to radius 4, four
+    // beyond (a 4-vector tile halves the halo's share and keeps more loads in flight).
+    constexpr int vector = 16 / static_cast<int>(sizeof(T));
+    constexpr int items = Algorithm == stencil_algorithm::shared_halo ? 1
+                          : Algorithm == stencil_algorithm::shared_vectorized || Rad <= 4 ? vector
+                                                                                        : 4 * vector;
     const std::size_t tiles = (n + block * items - 1) / (block * items);
     detail::stencil_shared_kernel<Rad, block, items>
         <<<dim3(detail::covering_blocks(n, block * items), grid_y), block, 0, stream>>>(in, out, n, rows, in_pitch,

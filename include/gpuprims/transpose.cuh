@@ -54,7 +54,7 @@ enum class transpose_algorithm {
   shared_padded,    ///< tiled_transpose<32, 1>: coalesced, conflict-free
   register_4x4,     ///< 4 x 4 elements per thread in registers (float4 for 4-byte types)
   register_2x2,     ///< 2 x 2 elements per thread in registers (float2 for 4-byte types)
-  automatic,        ///< the default: currently shared_padded
+  automatic,        ///< the default: 64 x 64 shared tiles up to 4-byte elements, 32 x 32 above
 };
 
 namespace detail {
@@ -97,17 +97,10 @@ bool register_tile_aligned(const T* in, const T* out, const transpose_shape& s) 
 
 // The shared-tile kernel, one block per tile when the grid can hold them all (the loop-free
 // kernel keeps fewer registers live), else the grid-stride one.
-template <int Tile, int Pad, int Rows, int MinBlocks, int Group = 0, class T>
+template <int Tile, int Pad, int Rows, int MinBlocks, class T>
 cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& s, cudaStream_t stream) {
   const dim3 grid = transpose_grid(s, Tile, Tile);
   const bool covered = grid.x * std::size_t{Tile} >= s.cols && grid.y * std::size_t{Tile} >= s.rows && grid.z >= s.batch;
-  if constexpr (Group > 0) {
-    if (covered && std::size_t{grid.x} * grid.y <= 0x7fffffff) {
-      transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true, Group>
-          <<<dim3(grid.x * grid.y, 1, grid.z), dim3(Tile, Rows), 0, stream>>>(in, out, s);
-      return cudaGetLastError();
-    }
-  }
   if (covered) {
     transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true><<<grid, dim3(Tile, Rows), 0, stream>>>(in, out, s);
   } else {
@@ -145,8 +138,18 @@ template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class 
         <<<detail::transpose_grid(s, block_y, block_x), dim3(block_x, block_y), 0, stream>>>(in, out, s);
   } else if constexpr (Algorithm == transpose_algorithm::shared_unpadded) {
     return detail::launch_transpose_shared<32, 0, 8, 8>(in, out, s, stream);
-  } else if constexpr (Algorithm == transpose_algorithm::shared_padded || Algorithm == transpose_algorithm::automatic) {
+  } else if constexpr (Algorithm == transpose_algorithm::shared_padded) {
     return detail::launch_transpose_shared<32, 1, 8, 8>(in, out, s, stream);
+  } else if constexpr (Algorithm == transpose_algorithm::automatic) {
+    // Measured on an H100 (docs/transpose.md): 64 x 64 tiles, 512 threads moving 8 elements each,
+    // registers for 4 blocks per SM, beat 32 x 32 tiles for elements of up to 4 bytes (256-byte
+    // row segments on both sides); for 8- and 16-byte elements 32 x 32 tiles already move 256 bytes
+    // a row. The padding keeps a tile column on 32 different banks: one 4-byte word per row.
+    if constexpr (sizeof(T) <= 4) {
+      return detail::launch_transpose_shared<64, 4 / static_cast<int>(sizeof(T)), 8, 4>(in, out, s, stream);
+    } else {
+      return detail::launch_transpose_shared<32, 1, 8, 8>(in, out, s, stream);
+    }
   } else {
     static_assert(std::is_default_constructible_v<T>,
                   "the register-tile rungs hold elements in registers: T must be default constructible");

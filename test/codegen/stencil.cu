@@ -21,6 +21,14 @@ GPUPRIMS_STENCIL_KERNELS(float, 8)
 GPUPRIMS_STENCIL_KERNELS(float, 16)
 GPUPRIMS_STENCIL_KERNELS(double, 3)
 GPUPRIMS_STENCIL_KERNELS(double, 16)
+// The default above radius 4: four 16-byte vectors per thread.
+#define GPUPRIMS_STENCIL_WIDE(T, Rad)                                                                              \
+  template __global__ void gpuprims::detail::stencil_shared_kernel<Rad, 256, 64 / sizeof(T), T, weights<T, Rad>>( \
+      const T*, T*, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, weights<T, Rad>, boundary);
+GPUPRIMS_STENCIL_WIDE(float, 8)
+GPUPRIMS_STENCIL_WIDE(float, 16)
+GPUPRIMS_STENCIL_WIDE(double, 8)
+GPUPRIMS_STENCIL_WIDE(double, 16)
 
 // The tile and halo of Rad 3, 256 threads x 4 floats: (4 + 1024 + 4) floats, the halo padded to a
 // 16-byte vector on each side.

@@ -12,6 +12,11 @@ template __global__ void gpuprims::detail::transpose_shared_kernel<32, 1, 8, dou
 // What the launcher runs for full grids: one block per tile, registers capped for 8 blocks per SM.
 template __global__ void gpuprims::detail::transpose_shared_kernel<32, 1, 8, float, 8, true>(const float*, float*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_shared_kernel<32, 0, 8, float, 8, true>(const float*, float*, transpose_shape);
+// The default for elements of up to 4 bytes: 64 x 64 tiles, 4 blocks per SM.
+template __global__ void gpuprims::detail::transpose_shared_kernel<64, 1, 8, float, 4, true>(const float*, float*, transpose_shape);
+template __global__ void gpuprims::detail::transpose_shared_kernel<64, 1, 8, float, 4, false>(const float*, float*, transpose_shape);
+template __global__ void gpuprims::detail::transpose_shared_kernel<64, 2, 8, unsigned short, 4, true>(const unsigned short*, unsigned short*, transpose_shape);
+template __global__ void gpuprims::detail::transpose_shared_kernel<64, 4, 8, unsigned char, 4, true>(const unsigned char*, unsigned char*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_register_kernel<4, true, 32, 8, float>(const float*, float*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_register_kernel<4, false, 32, 8, float>(const float*, float*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_register_kernel<2, true, 32, 8, float>(const float*, float*, transpose_shape);
@@ -38,10 +43,10 @@ extern "C" __global__ void user_transpose(const float* in, float* out, std::size
 }
 
 // The padded tile of 4-byte elements is exactly [32][33] floats; the unpadded one [32][32].
-// ptxas: transpose_shared_kernel<32, 1, 8, float, 0, false, 0> smem 4224
-// ptxas: transpose_shared_kernel<32, 1, 8, float, 8, true, 0> smem 4224
+// ptxas: transpose_shared_kernel<32, 1, 8, float, 0, false> smem 4224
+// ptxas: transpose_shared_kernel<32, 1, 8, float, 8, true> smem 4224
 // ptxas: ^user_transpose$ smem 4224
-// ptxas: transpose_shared_kernel<32, 0, 8, float, 8, true, 0> smem 4096
+// ptxas: transpose_shared_kernel<32, 0, 8, float, 8, true> smem 4096
 // sass: transpose_shared_kernel has LDS
 // sass: transpose_shared_kernel has STS
 // sass: transpose_naive_kernel lacks LDS

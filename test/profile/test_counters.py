@@ -20,7 +20,7 @@ import profile_report  # noqa: E402
 SKIP = 77
 FILTER = ("^(transpose_4B/(shared_padded|shared_unpadded)/rows:2048/cols:512/batch:1"
           "|copy/vector_copy<(1|4)>/n:16777216"
-          "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304)$")
+          "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304)(/manual_time)?$")
 
 
 def find(rows, pattern):
@@ -33,40 +33,52 @@ def find(rows, pattern):
 
 
 def claims(rows):
-    """(description, holds, the counters behind it) for every claim."""
-    padded = find(rows, r"^transpose_shared_kernel<32, 1, 8, float")
-    unpadded = find(rows, r"^transpose_shared_kernel<32, 0, 8, float")
-    vector = find(rows, r"^vector_copy_kernel<4, \d+, \d+, float>")
-    scalar = find(rows, r"^vector_copy_kernel<1, \d+, \d+, float>")
-    modulo = find(rows, r"^ladder_kernel<(\(block_reduce_algorithm\)0|interleaved_modulo),")
-    strided = find(rows, r"^ladder_kernel<(\(block_reduce_algorithm\)1|interleaved_strided),")
-    sequential = find(rows, r"^ladder_kernel<(\(block_reduce_algorithm\)2|sequential),")
+    """(description, holds, the counters behind it) for every claim.
 
-    def ratio(row, part, whole):
-        return row[part] / row[whole] if row[whole] else 0.0
+    Bank conflicts are judged by shared-memory wavefronts per instruction (1 for a conflict-free
+    4-byte access, n for an n-way conflict): on Hopper the raw bank-conflict counter also books
+    contention between shared and global accesses for the same data banks, so conflict-free code
+    shows a few percent of "conflicts" (seen on an H100: 6% for the sequential reduction).
+    """
+    padded = find(rows, r"transpose_shared_kernel<32, 1, 8, float")
+    unpadded = find(rows, r"transpose_shared_kernel<32, 0, 8, float")
+    vector = find(rows, r"vector_copy_kernel<4, \d+, \d+, float>")
+    scalar = find(rows, r"vector_copy_kernel<1, \d+, \d+, float>")
+    # ncu prints the rung (block_reduce_algorithm) and the gather as numbers: 0 modulo, 1 strided,
+    # 2 sequential; gather 0 = one element per thread.
+    modulo = find(rows, r"ladder_kernel<0, 0, int>")
+    strided = find(rows, r"ladder_kernel<1, 0, int>")
+    sequential = find(rows, r"ladder_kernel<2, 0, int>")
 
-    yield ("tiled_transpose<32, 1>: no shared-memory bank conflicts",
-           padded["smem_ld_conflicts"] == 0 and padded["smem_st_conflicts"] == 0,
-           f"ld {padded['smem_ld_conflicts']}, st {padded['smem_st_conflicts']}")
-    yield ("tiled_transpose<32, 0>: the column reads conflict (>= 90% of load wavefronts are conflicts)",
-           ratio(unpadded, "smem_ld_conflicts", "smem_ld_wavefronts") >= 0.9,
-           f"{unpadded['smem_ld_conflicts']} conflicts in {unpadded['smem_ld_wavefronts']} wavefronts")
+    def per_inst(row, kind):
+        return row[f"smem_{kind}_wavefronts_per_inst"]
+
+    yield ("tiled_transpose<32, 1>: conflict-free shared memory (one wavefront per 4-byte load and store)",
+           per_inst(padded, "ld") <= 1.1 and per_inst(padded, "st") <= 1.1,
+           f"wavefronts/inst ld {per_inst(padded, 'ld'):.3f}, st {per_inst(padded, 'st'):.3f}; "
+           f"conflict counter ld {padded['smem_ld_conflicts']}, st {padded['smem_st_conflicts']}")
+    yield ("tiled_transpose<32, 0>: each column read is a 32-way conflict (>= 16 wavefronts per load)",
+           per_inst(unpadded, "ld") >= 16,
+           f"wavefronts/inst ld {per_inst(unpadded, 'ld'):.3f}; conflict counter {unpadded['smem_ld_conflicts']}")
     yield ("vector_copy<4> of floats: 16 sectors (512 bytes) per load and store request",
            abs(vector["ld_sectors_per_request"] - 16) < 0.05 and abs(vector["st_sectors_per_request"] - 16) < 0.05,
            f"ld {vector['ld_sectors_per_request']:.3f}, st {vector['st_sectors_per_request']:.3f}")
     yield ("vector_copy<1> of floats: 4 sectors (128 bytes, ideal coalescing) per request",
            abs(scalar["ld_sectors_per_request"] - 4) < 0.05 and abs(scalar["st_sectors_per_request"] - 4) < 0.05,
            f"ld {scalar['ld_sectors_per_request']:.3f}, st {scalar['st_sectors_per_request']:.3f}")
-    yield ("reduce1 (strided index) has shared-memory bank conflicts, reduce2 (sequential) none",
-           strided["smem_ld_conflicts"] > 0 and sequential["smem_ld_conflicts"] == 0
-           and sequential["smem_st_conflicts"] == 0,
-           f"strided ld {strided['smem_ld_conflicts']}, sequential ld {sequential['smem_ld_conflicts']} "
-           f"st {sequential['smem_st_conflicts']}")
-    yield ("reduce0 (interleaved, %) diverges, reduce2 (sequential) does not",
-           modulo["divergent_branches"] > 0 and sequential["divergent_branches"] == 0,
+    yield ("reduce1 (strided index) has bank conflicts (>= 1.5 wavefronts per load), reduce2 (sequential) none",
+           per_inst(strided, "ld") >= 1.5 and per_inst(sequential, "ld") <= 1.1 and per_inst(sequential, "st") <= 1.1,
+           f"wavefronts/inst: strided ld {per_inst(strided, 'ld'):.3f}; sequential ld "
+           f"{per_inst(sequential, 'ld'):.3f}, st {per_inst(sequential, 'st'):.3f}")
+    # The notes (nvprof, Fermi/Kepler) show reduce0's `if (tid % (2 * s) == 0)` as divergent
+    # branches. nvcc 13 if-converts that body into predicated instructions, so sm_90 counts none;
+    # what remains of the interleaved scheme is work: the modulo and the predicated-off lanes.
+    yield ("reduce0 (interleaved, %): no divergent branches on sm_90 (if-converted), but >= 1.5x the "
+           "warp instructions of reduce2 (sequential)",
+           modulo["divergent_branches"] == 0 and modulo["instructions"] >= 1.5 * sequential["instructions"],
            f"divergent branch targets: modulo {modulo['divergent_branches']}, sequential "
-           f"{sequential['divergent_branches']}; threads per instruction not predicated off: modulo "
-           f"{modulo['threads_pred_on_per_inst']}, sequential {sequential['threads_pred_on_per_inst']}")
+           f"{sequential['divergent_branches']}; warp instructions: modulo {modulo['instructions']}, sequential "
+           f"{sequential['instructions']}")
 
 
 def main():
@@ -82,7 +94,7 @@ def main():
                          capture_output=True, text=True)
     print(run.stdout + run.stderr)
     if run.returncode != 0:
-        for log in ("ncu.log", "bench.log"):
+        for log in ("stderr.log", "stdout.log"):
             path = os.path.join(args.workdir, log)
             if os.path.exists(path):
                 print(f"--- {log}\n" + open(path, encoding="utf-8", errors="replace").read()[-4000:])

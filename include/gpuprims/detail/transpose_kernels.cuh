@@ -22,22 +22,10 @@ struct transpose_shape {
 // barriers inside `body` are reached by all of them.
 // Covered: the host made the grid one block per tile (the common case), so no loops, and fewer
 // live registers for the loads in flight.
-// Group > 0 (with Covered): a one-dimensional grid over the tiles, walked down columns of Group
-// tile rows, so that the blocks running at the same time read Group * Tile input rows and write
-// many output rows in long runs, instead of a few input rows and every output row in short runs.
-template <bool Covered = false, int Group = 0, class Body>
+template <bool Covered = false, class Body>
 __device__ __forceinline__ void for_each_tile(const transpose_shape& s, std::size_t tile_rows,
                                               std::size_t tile_cols, Body body) {
-  if constexpr (Covered && Group > 0) {
-    const unsigned int tiles_x = static_cast<unsigned int>((s.cols + tile_cols - 1) / tile_cols);
-    const unsigned int tiles_y = static_cast<unsigned int>((s.rows + tile_rows - 1) / tile_rows);
-    const unsigned int per_group = Group * tiles_x;
-    const unsigned int group = blockIdx.x / per_group, in_group = blockIdx.x % per_group;
-    const unsigned int first = group * Group;
-    const unsigned int height = tiles_y - first < Group ? tiles_y - first : Group;
-    body(blockIdx.z, (first + in_group % height) * tile_rows, (in_group / height) * std::size_t{tile_cols});
-    return;
-  } else if constexpr (Covered) {
+  if constexpr (Covered) {
     body(blockIdx.z, blockIdx.y * tile_rows, blockIdx.x * tile_cols);
     return;
   }
@@ -110,12 +98,12 @@ __device__ __forceinline__ void transpose_tile_shared(T (&tile)[Tile][Tile + Pad
 // trivially copyable T may still lack the trivial constructor __shared__ variables need.
 // MinBlocks: resident blocks per multiprocessor to keep registers for (the bytes in flight a
 // memory-bound kernel needs come from occupancy); 0 leaves the register count to the compiler.
-template <int Tile, int Pad, int Rows, class T, int MinBlocks = 0, bool Covered = false, int Group = 0>
+template <int Tile, int Pad, int Rows, class T, int MinBlocks = 0, bool Covered = false>
 __global__ void __launch_bounds__(Tile* Rows, MinBlocks)
     transpose_shared_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
   __shared__ alignas(T) unsigned char raw[sizeof(T) * Tile * (Tile + Pad)];
   auto& tile = *reinterpret_cast<T(*)[Tile][Tile + Pad]>(raw);
-  for_each_tile<Covered, Group>(s, Tile, Tile, [&](std::size_t b, std::size_t row0, std::size_t col0) {
+  for_each_tile<Covered>(s, Tile, Tile, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     transpose_tile_shared<Tile, Pad, Rows>(tile, in + b * s.in_batch_stride, s.in_pitch,
                                            out + b * s.out_batch_stride, s.out_pitch, s.rows, s.cols, row0, col0);
     __syncthreads();  // the next tile overwrites this one
