@@ -9,8 +9,9 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$root/build/profile}" && cd "${1:-$root/build/profile}" && pwd)
-# One representative size per family: past the L2 for the bandwidth-bound kernels.
-filter=${2:-'^(copy/[^/]+/n:16777216|copy_offset/.*|write_offset/.*|aos_soa/.*|load_path/.*|transpose_4B/[^/]+/rows:8192/cols:8192/batch:1|reduce_ladder_int/.*|block_reduce_segments_256/.*|stencil_rad3/[^/]+/n:16777216)(/manual_time)?$'}
+# One representative size per family: past the L2 for the bandwidth-bound kernels. (--profile runs
+# each benchmark once, so Google Benchmark names them .../iterations:1/manual_time.)
+filter=${2:-'^(copy/[^/]+/n:16777216|copy_offset/.*|write_offset/.*|aos_soa/.*|load_path/.*|transpose_4B/[^/]+/rows:8192/cols:8192/batch:1|reduce_ladder_int/.*|block_reduce_segments_256/.*|stencil_rad3/[^/]+/n:16777216)(/iterations:1)?(/manual_time)?$'}
 bench=${GPUPRIMS_BENCH:-$root/build/default/benchmark/gpuprims_bench}
 
 command -v ncu >/dev/null || { echo "profile.sh: ncu (Nsight Compute) not found" >&2; exit 77; }

@@ -20,7 +20,7 @@ import profile_report  # noqa: E402
 SKIP = 77
 FILTER = ("^(transpose_4B/(shared_padded|shared_unpadded)/rows:2048/cols:512/batch:1"
           "|copy/vector_copy<(1|4)>/n:16777216"
-          "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304)(/manual_time)?$")
+          "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304)(/iterations:1)?(/manual_time)?$")
 
 
 def find(rows, pattern):
