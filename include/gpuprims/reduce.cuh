@@ -57,14 +57,24 @@ struct bit_xor {
 /// lane order (pairs, then pairs of pairs), so Op need only be associative, not commutative.
 ///
 ///   float s = gpuprims::warp_reduce(x, gpuprims::plus<float>{});
+namespace detail {
+
+// Every lane of a converged warp contributes: five shuffles, no lane checks, no branch.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce_full(T value, Op& op) {
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    value = op(value, shuffle_down(value, offset));
+  }
+  return value;
+}
+
+}  // namespace detail
+
 template <class T, class Op>
 __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
-  if (valid >= 32) {  // every lane contributes: no per-step lane checks
-#pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
-      value = op(value, detail::shuffle_down(value, offset));
-    }
-    return value;
+  if (valid >= 32) {
+    return detail::warp_reduce_full(value, op);
   }
   const int lane = detail::lane_id();
 #pragma unroll
@@ -123,7 +133,13 @@ class block_reduce {
   __device__ explicit block_reduce(storage& s, Op op = Op{}) : s_(s), op_(op) {}
 
   /// The reduction of every thread's `item`, valid in thread 0.
-  __device__ T reduce(const T& item) { return reduce(item, BlockSize); }
+  __device__ T reduce(const T& item) {
+    if constexpr (!shuffles) {
+      return reduce_tree(item, BlockSize);
+    } else {
+      return reduce_shuffle_full(item);
+    }
+  }
 
   /// Each thread folds its own items first (in order), then the block reduces.
   template <int Items, class Item>
@@ -134,7 +150,7 @@ class block_reduce {
     for (int i = 1; i < Items; ++i) {
       folded = op_(folded, static_cast<T>(items[i]));
     }
-    return reduce(folded, BlockSize);
+    return reduce(folded);
   }
 
   /// Only threads [0, num_valid) contribute (a partial tile); valid in thread 0. num_valid >= 1
@@ -169,6 +185,34 @@ class block_reduce {
     return tid == 0 ? s_.data[0] : item;
   }
 
+  // A full tile: no lane checks. Up to 16 warps, thread 0 folds the partials in order (as
+  // cub::BlockReduce does: cheaper than a second round of five shuffles over a part-empty warp);
+  // above, warp 0 shuffles them.
+  __device__ T reduce_shuffle_full(const T& item) {
+    const int rank = linear_rank();
+    const int warp = rank / 32;
+    T partial = detail::warp_reduce_full(item, op_);
+    if (rank % 32 == 0) {
+      s_.warp_partials[warp] = partial;
+    }
+    __syncthreads();
+    if constexpr (warps <= 16) {
+      if (rank == 0) {
+#pragma unroll
+        for (int w = 1; w < warps; ++w) {
+          partial = op_(partial, s_.warp_partials[w]);
+        }
+      }
+    } else {
+      if (warp == 0) {
+        const int lane = rank % 32;
+        // Lanes past the last warp read slot 0: a value they never contribute.
+        partial = warp_reduce(s_.warp_partials[lane < warps ? lane : 0], op_, warps);
+      }
+    }
+    return partial;
+  }
+
   __device__ T reduce_shuffle(const T& item, int num_valid) {
     const int rank = linear_rank();
     const int warp = rank / 32;
@@ -179,17 +223,6 @@ class block_reduce {
       s_.warp_partials[warp] = partial;
     }
     __syncthreads();
-    if (warps < 32 && num_valid == BlockSize) {
-      // A full tile of fewer than 32 warps: thread 0 folds the partials in order, as
-      // cub::BlockReduce does; cheaper than a second round of five shuffles over a part-empty warp.
-      if (rank == 0) {
-#pragma unroll
-        for (int w = 1; w < warps; ++w) {
-          partial = op_(partial, s_.warp_partials[w]);
-        }
-      }
-      return partial;
-    }
     if (warp == 0) {
       const int valid_warps = (num_valid + 31) / 32;
       // Lanes past the last partial read slot 0: a value they never contribute (valid_warps).
@@ -218,7 +251,7 @@ class block_reduce {
 
  private:
   __device__ static int linear_rank() {
-    if (blockDim.y == 1 && blockDim.z == 1) {  // the common 1D block: no reads of threadIdx.y, .z
+    if (blockDim.x == BlockSize) {  // a 1D block (the common case): no reads of threadIdx.y, .z
       return static_cast<int>(threadIdx.x);
     }
     return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));

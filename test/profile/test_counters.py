@@ -70,12 +70,11 @@ def claims(rows):
            per_inst(strided, "ld") >= 1.5 and per_inst(sequential, "ld") <= 1.1 and per_inst(sequential, "st") <= 1.1,
            f"wavefronts/inst: strided ld {per_inst(strided, 'ld'):.3f}; sequential ld "
            f"{per_inst(sequential, 'ld'):.3f}, st {per_inst(sequential, 'st'):.3f}")
-    # The notes (nvprof, Fermi/Kepler) show reduce0's `if (tid % (2 * s) == 0)` as divergent
-    # branches. nvcc 13 if-converts that body into predicated instructions, so sm_90 counts none;
-    # what remains of the interleaved scheme is work: the modulo and the predicated-off lanes.
-    yield ("reduce0 (interleaved, %): no divergent branches on sm_90 (if-converted), but >= 1.5x the "
-           "warp instructions of reduce2 (sequential)",
-           modulo["divergent_branches"] == 0 and modulo["instructions"] >= 1.5 * sequential["instructions"],
+    # Whether nvcc emits a branch or if-converts the `%` rung's `if` is its choice: one build of
+    # this ladder counted no divergent branches for reduce0 (2026-11-22, an earlier block_reduce).
+    # If this fails that way, the docs' divergence claim needs rewording, not the threshold.
+    yield ("reduce0 (interleaved, %) has divergent branches, reduce2 (sequential) none",
+           modulo["divergent_branches"] > 0 and sequential["divergent_branches"] == 0,
            f"divergent branch targets: modulo {modulo['divergent_branches']}, sequential "
            f"{sequential['divergent_branches']}; warp instructions: modulo {modulo['instructions']}, sequential "
            f"{sequential['instructions']}")
