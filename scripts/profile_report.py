@@ -46,7 +46,7 @@ PRIMITIVES = [
     ("transpose", re.compile(r"transpose|geam", re.I)),
     ("stencil", re.compile(r"stencil", re.I)),
     ("reduce", re.compile(r"reduce|ladder_kernel|segments_", re.I)),
-    ("copy", re.compile(r"copy|Transform|offset", re.I)),
+    ("copy", re.compile(r"copy|Transform|offset|notes_scalar", re.I)),
     ("memory-access", re.compile(r"aos_|soa_|axpy|mapped", re.I)),
 ]
 
