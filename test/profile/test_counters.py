@@ -18,8 +18,9 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import profile_report  # noqa: E402
 
 SKIP = 77
-FILTER = ("^(transpose_4B/(shared_padded|shared_unpadded)/rows:2048/cols:512/batch:1"
-          "|copy/vector_copy<(1|4)>/n:16777216"
+FILTER = ("^(transpose_4B/(naive|shared_padded|shared_unpadded|gpuprims::transpose)/rows:2048/cols:512/batch:1"
+          "|copy/vector_copy<(1|2|4)>/n:16777216"
+          "|stencil_rad3/shared_vectorized/n:16777216"
           "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304)(/iterations:1)?(/manual_time)?$")
 
 
@@ -42,8 +43,12 @@ def claims(rows):
     """
     padded = find(rows, r"transpose_shared_kernel<32, 1, 8, float")
     unpadded = find(rows, r"transpose_shared_kernel<32, 0, 8, float")
+    naive = find(rows, r"transpose_naive_kernel<32, 8, float>")
+    default = find(rows, r"transpose_shared_kernel<64, 1, 8, float")
     vector = find(rows, r"vector_copy_kernel<4, \d+, \d+, float>")
+    pair = find(rows, r"vector_copy_kernel<2, \d+, \d+, float>")
     scalar = find(rows, r"vector_copy_kernel<1, \d+, \d+, float>")
+    stencil = find(rows, r"stencil_shared_kernel<3, 256, 4, float, stencil_weights")
     # ncu prints the rung (block_reduce_algorithm) and the gather as numbers: 0 modulo, 1 strided,
     # 2 sequential; gather 0 = one element per thread.
     modulo = find(rows, r"ladder_kernel<0, 0, int>")
@@ -60,6 +65,22 @@ def claims(rows):
     yield ("tiled_transpose<32, 0>: each column read is a 32-way conflict (>= 16 wavefronts per load)",
            per_inst(unpadded, "ld") >= 16,
            f"wavefronts/inst ld {per_inst(unpadded, 'ld'):.3f}; conflict counter {unpadded['smem_ld_conflicts']}")
+    yield ("the naive transpose's stores are uncoalesced (32 sectors per request, one per row), its loads not (4)",
+           abs(naive["st_sectors_per_request"] - 32) < 0.5 and abs(naive["ld_sectors_per_request"] - 4) < 0.05,
+           f"ld {naive['ld_sectors_per_request']:.3f}, st {naive['st_sectors_per_request']:.3f}")
+    yield ("the default 64 x 64 transpose tile: conflict-free shared memory, 4 sectors per request both ways",
+           per_inst(default, "ld") <= 1.1 and per_inst(default, "st") <= 1.1
+           and abs(default["ld_sectors_per_request"] - 4) < 0.05 and abs(default["st_sectors_per_request"] - 4) < 0.05,
+           f"wavefronts/inst ld {per_inst(default, 'ld'):.3f}, st {per_inst(default, 'st'):.3f}; sectors/request "
+           f"ld {default['ld_sectors_per_request']:.3f}, st {default['st_sectors_per_request']:.3f}")
+    yield ("vector_copy<2> of floats: 8 sectors (256 bytes) per load and store request",
+           abs(pair["ld_sectors_per_request"] - 8) < 0.05 and abs(pair["st_sectors_per_request"] - 8) < 0.05,
+           f"ld {pair['ld_sectors_per_request']:.3f}, st {pair['st_sectors_per_request']:.3f}")
+    # 16-byte shared loads of a warp are 512 bytes: 4 wavefronts is the conflict-free minimum.
+    yield ("stencil1d's vectorised rung: 16-byte stores (16 sectors per request), conflict-free 16-byte window reads",
+           abs(stencil["st_sectors_per_request"] - 16) < 0.05 and per_inst(stencil, "ld") <= 4.2,
+           f"st sectors/request {stencil['st_sectors_per_request']:.3f}, shared wavefronts per load "
+           f"{per_inst(stencil, 'ld'):.3f}")
     yield ("vector_copy<4> of floats: 16 sectors (512 bytes) per load and store request",
            abs(vector["ld_sectors_per_request"] - 16) < 0.05 and abs(vector["st_sectors_per_request"] - 16) < 0.05,
            f"ld {vector['ld_sectors_per_request']:.3f}, st {vector['st_sectors_per_request']:.3f}")
