@@ -52,11 +52,6 @@ struct bit_xor {
   __host__ __device__ static T identity() { return T(0); }
 };
 
-/// Reduces one value per lane of a full, converged warp; lanes at or past `valid` do not take part.
-/// The result is valid in lane 0. Five shuffle steps, no shared memory, no barrier. Lanes combine in
-/// lane order (pairs, then pairs of pairs), so Op need only be associative, not commutative.
-///
-///   float s = gpuprims::warp_reduce(x, gpuprims::plus<float>{});
 namespace detail {
 
 // Every lane of a converged warp contributes: five shuffles, no lane checks, no branch.
@@ -71,6 +66,11 @@ __device__ __forceinline__ T warp_reduce_full(T value, Op& op) {
 
 }  // namespace detail
 
+/// Reduces one value per lane of a full, converged warp; lanes at or past `valid` do not take part.
+/// The result is valid in lane 0. Five shuffle steps, no shared memory, no barrier. Lanes combine in
+/// lane order (pairs, then pairs of pairs), so Op need only be associative, not commutative.
+///
+///   float s = gpuprims::warp_reduce(x, gpuprims::plus<float>{});
 template <class T, class Op>
 __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
   if (valid >= 32) {
@@ -311,7 +311,7 @@ template <class T>
 namespace detail {
 
 // The single-pass launch with its tuning knobs (threads per block, 16-byte loads in flight per
-// thread, waves of resident blocks); gpuprims::reduce uses the defaults above.
+// thread, waves of resident blocks); gpuprims::reduce picks one of the two shapes above by size.
 template <int BlockThreads, int Unroll, int Waves, class Item, class T, class Op>
 cudaError_t reduce_single_pass(const Item* in, std::size_t n, T* out, T init, Op op, void* workspace,
                                std::size_t workspace_bytes, cudaStream_t stream) {
