@@ -42,7 +42,6 @@ int main(int argc, char** argv) {
   gpuprims::bench::register_copy(opt);
   gpuprims::bench::register_transpose(opt);
   gpuprims::bench::register_reduce(opt);
-  gpuprims::bench::register_reduce_ladder(opt);
   gpuprims::bench::register_stencil(opt);
   gpuprims::bench::register_memory_access(opt);
 

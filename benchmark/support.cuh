@@ -187,7 +187,6 @@ benchmark::internal::Benchmark* add(const options& opt, const std::string& famil
 void register_copy(const options& opt);
 void register_transpose(const options& opt);
 void register_reduce(const options& opt);
-void register_reduce_ladder(const options& opt);
 void register_stencil(const options& opt);
 void register_memory_access(const options& opt);
 
