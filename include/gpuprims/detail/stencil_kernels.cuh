@@ -3,7 +3,6 @@
 #pragma once
 
 #include <gpuprims/detail/config.cuh>
-#include <gpuprims/detail/copy_kernels.cuh>
 
 #include <cuda_runtime.h>
 
