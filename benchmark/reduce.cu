@@ -1,7 +1,8 @@
 // The reduction benchmarks (docs/reduce.md). Bytes counted: the input, read once (the segments
 // also write one float per segment).
 //   "reduce_float": the device-wide gpuprims::reduce (caller workspace, and stream-ordered
-//     workspace) against cub::DeviceReduce::Sum with its temporary storage allocated outside the timing;
+//     workspace; and its kernel launched plainly, without the dependent launch) against
+//     cub::DeviceReduce::Sum with its temporary storage allocated outside the timing;
 //   "reduce_ladder_int" / "reduce_ladder_float": the reference notes' ladder, each rung a
 //     block_reduce_algorithm driven as a device-wide reduction the way the notes drive it (one launch
 //     per level, partials in between), then gpuprims::reduce and CUB. The integer family checks every
@@ -139,6 +140,51 @@ void reduce_default_bench(benchmark::State& state) {
   });
 }
 
+// gpuprims::reduce's kernel in the shape gpuprims::reduce picks, launched with <<<>>>: no
+// programmatic dependent launch, so each call starts only after the one before it has finished.
+// The difference to "gpuprims::reduce" is what the dependent launch buys between back-to-back calls.
+template <int BlockThreads, int Unroll, class T>
+cudaError_t reduce_plain_launch(const T* in, std::size_t n, T* out, void* workspace, cudaStream_t stream) {
+  using namespace gpuprims::detail;
+  std::size_t max_blocks = 0;
+  GPUPRIMS_RETURN_IF_ERROR((reduce_max_blocks<BlockThreads, 1>(max_blocks)));
+  constexpr std::size_t per_block = std::size_t{BlockThreads} * Unroll;
+  std::size_t blocks = (reduce_owners(in, n) + per_block - 1) / per_block;
+  blocks = blocks < max_blocks ? blocks : max_blocks;
+  auto* bytes = static_cast<unsigned char*>(workspace);
+  reduce_single_pass_kernel<gpuprims::block_reduce<BlockThreads, gpuprims::plus<T>, T>, BlockThreads, Unroll>
+      <<<static_cast<unsigned int>(blocks), BlockThreads, 0, stream>>>(
+          in, n, out, T(0), gpuprims::plus<T>{}, reinterpret_cast<T*>(bytes + reduce_partials_offset<T>()),
+          reinterpret_cast<unsigned int*>(bytes));
+  return cudaGetLastError();
+}
+
+template <class T>
+void reduce_plain_launch_bench(benchmark::State& state) {
+  using gpuprims::detail::reduce_large;
+  using gpuprims::detail::reduce_small;
+  static_assert(reduce_small.waves == 1 && reduce_large.waves == 1, "reduce_plain_launch sizes one wave");
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::size_t bytes = 0;
+  random_buffer in(n * sizeof(T), 31);
+  random_buffer out(sizeof(T), 33);
+  if (gpuprims::reduce_workspace_bytes<T>(bytes) != cudaSuccess || !in.ok() || !out.ok()) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  device_scratch workspace(bytes);
+  cudaMemset(workspace.p, 0, bytes);
+  const bool small = n <= gpuprims::detail::reduce_small_max_bytes / sizeof(T);
+  time_launches(state, n * sizeof(T), [&](cudaStream_t stream) {
+    const cudaError_t e =
+        small ? reduce_plain_launch<reduce_small.block_threads, reduce_small.unroll>(in.as<T>(), n, out.as<T>(), workspace.p, stream)
+              : reduce_plain_launch<reduce_large.block_threads, reduce_large.unroll>(in.as<T>(), n, out.as<T>(), workspace.p, stream);
+    if (e != cudaSuccess) {
+      state.SkipWithError(cudaGetErrorString(e));
+    }
+  });
+}
+
 template <class T>
 void cub_sum_bench(benchmark::State& state) {
   const auto n = static_cast<std::int64_t>(state.range(0));
@@ -249,6 +295,9 @@ void register_reduce(const options& opt) {
                                            std::int64_t{1} << 28};
   add(opt, "reduce_float", "cub::DeviceReduce::Sum", true, cub_sum_bench<float>)->ArgsProduct({sizes})->ArgNames({"n"});
   add(opt, "reduce_float", "gpuprims::reduce", false, reduce_default_bench<float>)
+      ->ArgsProduct({sizes})
+      ->ArgNames({"n"});
+  add(opt, "reduce_float", "gpuprims::reduce_plain_launch", false, reduce_plain_launch_bench<float>)
       ->ArgsProduct({sizes})
       ->ArgNames({"n"});
   add(opt, "reduce_float", "gpuprims::reduce_stream_ordered", false, reduce_stream_ordered_bench)

@@ -52,7 +52,7 @@ cudaError_t validate_copy(const T* in, const T* out, std::size_t n) {
   return cudaSuccess;
 }
 
-// Calls `launch(unroll, blocks)` (the launcher's kernel launch) for `words` vector words, with the
+// Returns `launch(unroll, blocks)` (the launcher's kernel launch) for `words` vector words, with the
 // unroll and grid that the input's size calls for on the current device.
 template <class Launch>
 cudaError_t launch_copy(std::size_t words, Launch launch) {
@@ -61,20 +61,18 @@ cudaError_t launch_copy(std::size_t words, Launch launch) {
   const std::size_t resident_threads = static_cast<std::size_t>(shape.multiprocessors) *
                                        static_cast<std::size_t>(shape.max_threads_per_multiprocessor);
   if (words < resident_threads * copy_unroll_below) {
-    launch(std::integral_constant<int, copy_unroll>{},
-           covering_blocks(words, std::size_t{copy_block_threads} * copy_unroll));
-  } else {
-    launch(std::integral_constant<int, 1>{}, covering_blocks(words, copy_block_threads));
+    return launch(std::integral_constant<int, copy_unroll>{},
+                  covering_blocks(words, std::size_t{copy_block_threads} * copy_unroll));
   }
-  return cudaGetLastError();
+  return launch(std::integral_constant<int, 1>{}, covering_blocks(words, copy_block_threads));
 }
 
 template <int Lane>
 cudaError_t launch_copy_skewed(const unsigned char* in, unsigned char* out, std::size_t bytes,
                                unsigned int shift_bits, cudaStream_t stream) {
   return launch_copy(bytes / 16 + 1, [&](auto unroll, unsigned int blocks) {
-    copy_skewed_kernel<Lane, decltype(unroll)::value, copy_block_threads>
-        <<<blocks, copy_block_threads, 0, stream>>>(in, out, bytes, shift_bits);
+    return launch<copy_skewed_kernel<Lane, decltype(unroll)::value, copy_block_threads>>(
+        blocks, copy_block_threads, stream, in, out, bytes, shift_bits);
   });
 }
 
@@ -96,8 +94,8 @@ template <int N, class T>
   }
   GPUPRIMS_RETURN_IF_ERROR(detail::validate_copy(in, out, n));
   return detail::launch_copy((n + N - 1) / N, [&](auto unroll, unsigned int blocks) {
-    detail::vector_copy_kernel<N, decltype(unroll)::value, detail::copy_block_threads>
-        <<<blocks, detail::copy_block_threads, 0, stream>>>(in, out, n);
+    return detail::launch<detail::vector_copy_kernel<N, decltype(unroll)::value, detail::copy_block_threads, T>>(
+        blocks, detail::copy_block_threads, stream, in, out, n);
   });
 }
 
@@ -129,8 +127,8 @@ template <class T>
     case 0:
       if (skew == 0) {
         return detail::launch_copy(bytes / 16 + 1, [&](auto unroll, unsigned int blocks) {
-          detail::copy_aligned_bytes_kernel<decltype(unroll)::value, detail::copy_block_threads>
-              <<<blocks, detail::copy_block_threads, 0, stream>>>(src, dst, bytes);
+          return detail::launch<detail::copy_aligned_bytes_kernel<decltype(unroll)::value, detail::copy_block_threads>>(
+              blocks, detail::copy_block_threads, stream, src, dst, bytes);
         });
       }
       return detail::launch_copy_skewed<0>(src, dst, bytes, shift_bits, stream);

@@ -320,8 +320,7 @@ cudaError_t reduce_single_pass(const Item* in, std::size_t n, T* out, T init, Op
     return cudaErrorInvalidValue;
   }
   if (n == 0) {
-    write_value_kernel<<<1, 1, 0, stream>>>(out, init);
-    return cudaGetLastError();
+    return launch<write_value_kernel<T>>(1, 1, stream, out, init);
   }
   std::size_t max_blocks = 0;
   GPUPRIMS_RETURN_IF_ERROR((reduce_max_blocks<BlockThreads, Waves>(max_blocks)));
@@ -337,11 +336,9 @@ cudaError_t reduce_single_pass(const Item* in, std::size_t n, T* out, T init, Op
   blocks = blocks < max_blocks ? blocks : max_blocks;
   blocks = blocks == 0 ? 1 : blocks;
   auto* bytes = static_cast<unsigned char*>(workspace);
-  reduce_single_pass_kernel<block_reduce<BlockThreads, Op, T>, BlockThreads, Unroll>
-      <<<static_cast<unsigned int>(blocks), BlockThreads, 0, stream>>>(
-          in, n, out, init, op, reinterpret_cast<T*>(bytes + reduce_partials_offset<T>()),
-          reinterpret_cast<unsigned int*>(bytes));
-  return cudaGetLastError();
+  return launch<reduce_single_pass_kernel<block_reduce<BlockThreads, Op, T>, BlockThreads, Unroll, T, Op, Item>>(
+      static_cast<unsigned int>(blocks), BlockThreads, stream, in, n, out, init, op,
+      reinterpret_cast<T*>(bytes + reduce_partials_offset<T>()), reinterpret_cast<unsigned int*>(bytes));
 }
 
 }  // namespace detail

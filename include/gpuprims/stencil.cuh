@@ -84,6 +84,7 @@ __global__ void __launch_bounds__(BlockSize, (stencil_min_blocks<Rad, T, BlockSi
                           std::size_t out_pitch, std::size_t tiles, Weights w, boundary b) {
   using storage_t = stencil1d_storage<Rad, T, BlockSize, ItemsPerThread>;
   __shared__ storage_t storage;
+  detail::dependent_launch_prologue();
   for (std::size_t row = blockIdx.y; row < rows; row += gridDim.y) {
     for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
       gpuprims::stencil1d<Rad>(storage, in + row * in_pitch, out + row * out_pitch, n, t * storage_t::tile, w, b);
@@ -132,8 +133,9 @@ template <int Rad, stencil_algorithm Algorithm = stencil_algorithm::automatic, c
   const auto grid_y = static_cast<unsigned int>(rows < max_y ? rows : max_y);
   constexpr int block = 256;
   if constexpr (Algorithm == stencil_algorithm::naive) {
-    detail::stencil_naive_kernel<Rad, block><<<dim3(detail::covering_blocks(n, block), grid_y), block, 0, stream>>>(
-        in, out, n, rows, in_pitch, out_pitch, weights, b);
+    return detail::launch<detail::stencil_naive_kernel<Rad, block, T, Weights>>(
+        dim3(detail::covering_blocks(n, block), grid_y), block, stream, in, out, n, rows, in_pitch, out_pitch, weights,
+        b);
   } else {
     // Measured on an H100 (docs/stencil.md): one 16-byte vector per thread up to radius 4, four
     // beyond (a 4-vector tile halves the halo's share and keeps more loads in flight).
@@ -142,11 +144,10 @@ template <int Rad, stencil_algorithm Algorithm = stencil_algorithm::automatic, c
                           : Algorithm == stencil_algorithm::shared_vectorized || Rad <= 4 ? vector
                                                                                         : 4 * vector;
     const std::size_t tiles = (n + block * items - 1) / (block * items);
-    detail::stencil_shared_kernel<Rad, block, items>
-        <<<dim3(detail::covering_blocks(n, block * items), grid_y), block, 0, stream>>>(in, out, n, rows, in_pitch,
-                                                                                      out_pitch, tiles, weights, b);
+    return detail::launch<detail::stencil_shared_kernel<Rad, block, items, T, Weights>>(
+        dim3(detail::covering_blocks(n, block * items), grid_y), block, stream, in, out, n, rows, in_pitch, out_pitch,
+        tiles, weights, b);
   }
-  return cudaGetLastError();
 }
 
 /// One signal of n elements.

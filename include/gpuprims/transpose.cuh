@@ -96,17 +96,22 @@ bool register_tile_aligned(const T* in, const T* out, const transpose_shape& s) 
 }
 
 // The shared-tile kernel, one block per tile when the grid can hold them all (the loop-free
-// kernel keeps fewer registers live), else the grid-stride one.
+// kernel keeps fewer registers live), else the grid-stride one. The one-block-per-tile grid runs
+// down the tile rows first: the blocks resident at a time then write a few whole output rows and
+// read short pieces of many input rows, which measured 0.5-0.8% faster on an H100 than the
+// transposed order (docs/transpose.md).
 template <int Tile, int Pad, int Rows, int MinBlocks, class T>
 cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& s, cudaStream_t stream) {
-  const dim3 grid = transpose_grid(s, Tile, Tile);
-  const bool covered = grid.x * std::size_t{Tile} >= s.cols && grid.y * std::size_t{Tile} >= s.rows && grid.z >= s.batch;
-  if (covered) {
-    transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true><<<grid, dim3(Tile, Rows), 0, stream>>>(in, out, s);
-  } else {
-    transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, false><<<grid, dim3(Tile, Rows), 0, stream>>>(in, out, s);
+  constexpr std::size_t max_y = 65535;
+  const std::size_t tiles_y = (s.rows + Tile - 1) / Tile;
+  const std::size_t tiles_x = (s.cols + Tile - 1) / Tile;
+  if (tiles_y <= 0x7fffffff && tiles_x <= max_y && s.batch <= max_y) {
+    return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true>>(
+        dim3(static_cast<unsigned int>(tiles_y), static_cast<unsigned int>(tiles_x), static_cast<unsigned int>(s.batch)),
+        dim3(Tile, Rows), stream, in, out, s);
   }
-  return cudaGetLastError();
+  return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, false>>(transpose_grid(s, Tile, Tile),
+                                                                              dim3(Tile, Rows), stream, in, out, s);
 }
 
 }  // namespace detail
@@ -134,8 +139,8 @@ template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class 
   GPUPRIMS_RETURN_IF_ERROR(detail::validate_transpose(in, out, s));
   constexpr int block_x = 32, block_y = 8;
   if constexpr (Algorithm == transpose_algorithm::naive) {
-    detail::transpose_naive_kernel<block_x, block_y>
-        <<<detail::transpose_grid(s, block_y, block_x), dim3(block_x, block_y), 0, stream>>>(in, out, s);
+    return detail::launch<detail::transpose_naive_kernel<block_x, block_y, T>>(
+        detail::transpose_grid(s, block_y, block_x), dim3(block_x, block_y), stream, in, out, s);
   } else if constexpr (Algorithm == transpose_algorithm::shared_unpadded) {
     return detail::launch_transpose_shared<32, 0, 8, 8>(in, out, s, stream);
   } else if constexpr (Algorithm == transpose_algorithm::shared_padded) {
@@ -157,14 +162,13 @@ template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class 
     const dim3 grid = detail::transpose_grid(s, block_y * k, block_x * k);
     if constexpr (detail::register_tile_vectorizable<k, T>) {
       if (detail::register_tile_aligned<k>(in, out, s)) {
-        detail::transpose_register_kernel<k, true, block_x, block_y>
-            <<<grid, dim3(block_x, block_y), 0, stream>>>(in, out, s);
-        return cudaGetLastError();
+        return detail::launch<detail::transpose_register_kernel<k, true, block_x, block_y, T>>(
+            grid, dim3(block_x, block_y), stream, in, out, s);
       }
     }
-    detail::transpose_register_kernel<k, false, block_x, block_y><<<grid, dim3(block_x, block_y), 0, stream>>>(in, out, s);
+    return detail::launch<detail::transpose_register_kernel<k, false, block_x, block_y, T>>(
+        grid, dim3(block_x, block_y), stream, in, out, s);
   }
-  return cudaGetLastError();
 }
 
 /// One matrix with row pitches (elements): in_pitch >= cols, out_pitch >= rows, as cuBLAS geam's lda/ldc.

@@ -50,3 +50,10 @@ template __global__ void gpuprims::detail::copy_skewed_kernel<3, 4, 256>(const u
 // sass: copy_skewed_kernel has LDG\.E\.128
 // sass: copy_skewed_kernel has STG\.E\.128
 // sass: copy_skewed_kernel has SHF\.R
+
+// Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
+// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
+// templates called from users' kernels do neither.
+// sass: detail::[a-z_]*_kernel< has ACQBULK
+// sass: detail::[a-z_]*_kernel< has PREEXIT
+// sass: ^copy_ lacks ACQBULK|PREEXIT

@@ -42,3 +42,10 @@ template __global__ void gpuprims::detail::reduce_single_pass_kernel<long_block,
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ has SHFL\.DOWN
 // sass: ^warp_max_double$ lacks (LDS|STS)
 // ptxas: ^block_sum_float$ smem 36
+
+// Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
+// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
+// templates called from users' kernels do neither.
+// sass: detail::reduce_single_pass_kernel< has ACQBULK
+// sass: detail::reduce_single_pass_kernel< has PREEXIT
+// sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ lacks ACQBULK|PREEXIT

@@ -40,3 +40,9 @@ GPUPRIMS_STENCIL_WIDE(double, 16)
 // sass: stencil_shared_kernel<16, 256, 2, double, .*> has STG\.E\.128
 // sass: stencil_shared_kernel<3, 256, 1, float, .*> lacks [LS]TG\.E\.128
 // sass: stencil_naive_kernel lacks LDS
+
+// Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
+// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
+// templates called from users' kernels do neither.
+// sass: detail::stencil_[a-z]*_kernel< has ACQBULK
+// sass: detail::stencil_[a-z]*_kernel< has PREEXIT

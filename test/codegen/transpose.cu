@@ -59,3 +59,10 @@ extern "C" __global__ void user_transpose(const float* in, float* out, std::size
 // sass: transpose_register_kernel<4, true, 32, 8, unsigned short> has STG\.E\.64
 // sass: transpose_register_kernel<4, false, 32, 8, float> lacks [LS]TG\.E\.(64|128)
 // sass: transpose_register_kernel lacks LDS
+
+// Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
+// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
+// templates called from users' kernels do neither.
+// sass: detail::transpose_[a-z]*_kernel< has ACQBULK
+// sass: detail::transpose_[a-z]*_kernel< has PREEXIT
+// sass: ^user_transpose$ lacks ACQBULK|PREEXIT

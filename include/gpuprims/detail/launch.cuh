@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gpuprims/detail/config.cuh>
+#include <gpuprims/detail/dependent_launch.cuh>
 
 #include <cuda_runtime.h>
 

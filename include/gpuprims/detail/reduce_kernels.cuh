@@ -4,6 +4,7 @@
 
 #include <gpuprims/detail/config.cuh>
 #include <gpuprims/detail/copy_kernels.cuh>
+#include <gpuprims/detail/dependent_launch.cuh>
 
 #include <cuda_runtime.h>
 
@@ -131,6 +132,7 @@ __global__ void __launch_bounds__(BlockSize)
   __shared__ bool last_block;
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * BlockSize;
   const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * BlockSize;
+  dependent_launch_prologue();
   const accumulator<T, Op> mine = thread_reduce<Unroll, T>(in, n, op, first + threadIdx.x, num_threads);
   const std::size_t owners = reduce_owners(in, n);  // > first: the host sizes the grid so
   const int valid = owners - first >= BlockSize ? BlockSize : static_cast<int>(owners - first);
@@ -160,6 +162,7 @@ __global__ void __launch_bounds__(BlockSize)
 
 template <class T>
 __global__ void write_value_kernel(T* out, T value) {
+  dependent_launch_prologue();
   *out = value;
 }
 

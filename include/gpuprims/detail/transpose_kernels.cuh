@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gpuprims/detail/config.cuh>
+#include <gpuprims/detail/dependent_launch.cuh>
 #include <gpuprims/detail/copy_kernels.cuh>
 
 #include <cuda_runtime.h>
@@ -21,12 +22,13 @@ struct transpose_shape {
 // still cover tall matrices and large batches. Every thread of a block runs the same iterations:
 // barriers inside `body` are reached by all of them.
 // Covered: the host made the grid one block per tile (the common case), so no loops, and fewer
-// live registers for the loads in flight.
+// live registers for the loads in flight; x then runs down the tile rows (see
+// launch_transpose_shared).
 template <bool Covered = false, class Body>
 __device__ __forceinline__ void for_each_tile(const transpose_shape& s, std::size_t tile_rows,
                                               std::size_t tile_cols, Body body) {
   if constexpr (Covered) {
-    body(blockIdx.z, blockIdx.y * tile_rows, blockIdx.x * tile_cols);
+    body(blockIdx.z, blockIdx.x * tile_rows, blockIdx.y * tile_cols);
     return;
   }
   const std::size_t tiles_y = (s.rows + tile_rows - 1) / tile_rows;
@@ -103,6 +105,7 @@ __global__ void __launch_bounds__(Tile* Rows, MinBlocks)
     transpose_shared_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
   __shared__ alignas(T) unsigned char raw[sizeof(T) * Tile * (Tile + Pad)];
   auto& tile = *reinterpret_cast<T(*)[Tile][Tile + Pad]>(raw);
+  dependent_launch_prologue();
   for_each_tile<Covered>(s, Tile, Tile, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     transpose_tile_shared<Tile, Pad, Rows>(tile, in + b * s.in_batch_stride, s.in_pitch,
                                            out + b * s.out_batch_stride, s.out_pitch, s.rows, s.cols, row0, col0);
@@ -115,6 +118,7 @@ __global__ void __launch_bounds__(Tile* Rows, MinBlocks)
 template <int TileCols, int TileRows, class T>
 __global__ void __launch_bounds__(TileCols* TileRows)
     transpose_naive_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
+  dependent_launch_prologue();
   for_each_tile(s, TileRows, TileCols, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     const std::size_t r = row0 + threadIdx.y;
     const std::size_t c = col0 + threadIdx.x;
@@ -246,6 +250,7 @@ template <int K, bool Vector, int BlockX, int BlockY, class T>
 __global__ void __launch_bounds__(BlockX* BlockY)
     transpose_register_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
   static_assert(!Vector || register_tile_vectorizable<K, T>, "no vector word of K * sizeof(T) bytes");
+  dependent_launch_prologue();
   for_each_tile(s, BlockY * K, BlockX * K, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     const std::size_t r = row0 + threadIdx.y * K;
     const std::size_t c = col0 + threadIdx.x * K;
