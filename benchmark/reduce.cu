@@ -176,9 +176,9 @@ void reduce_plain_launch_bench(benchmark::State& state) {
   cudaMemset(workspace.p, 0, bytes);
   const bool small = n <= gpuprims::detail::reduce_small_max_bytes / sizeof(T);
   time_launches(state, n * sizeof(T), [&](cudaStream_t stream) {
-    const cudaError_t e =
-        small ? reduce_plain_launch<reduce_small.block_threads, reduce_small.unroll>(in.as<T>(), n, out.as<T>(), workspace.p, stream)
-              : reduce_plain_launch<reduce_large.block_threads, reduce_large.unroll>(in.as<T>(), n, out.as<T>(), workspace.p, stream);
+    constexpr auto run_small = reduce_plain_launch<reduce_small.block_threads, reduce_small.unroll, T>;
+    constexpr auto run_large = reduce_plain_launch<reduce_large.block_threads, reduce_large.unroll, T>;
+    const cudaError_t e = (small ? run_small : run_large)(in.as<T>(), n, out.as<T>(), workspace.p, stream);
     if (e != cudaSuccess) {
       state.SkipWithError(cudaGetErrorString(e));
     }

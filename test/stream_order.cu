@@ -27,7 +27,8 @@ __host__ __device__ float input_value(std::size_t i, std::uint32_t round, std::u
 
 // A plain launch (no dependent-launch opt-in): the first gpuprims kernel after it must wait for it.
 __global__ void produce(float* a, std::size_t n, std::uint32_t round, std::uint32_t salt) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += stride) {
     a[i] = input_value(i, round, salt);
   }
 }

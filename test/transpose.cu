@@ -151,6 +151,14 @@ TEST_CASE("transpose covers more tile rows than a grid holds", "[transpose][gpu]
   check_transpose(subject, {rows, 3, 3, rows, 1, rows * 3, 3 * rows});
 }
 
+// The one-block-per-tile grid puts tile columns on y (rows go first, on x): past 65535 of them the
+// shared kernels fall back to their grid-stride loop.
+TEST_CASE("transpose covers more tile columns than a grid holds", "[transpose][gpu]") {
+  const transpose_subject subject{"automatic, 1-byte", 1, &run_transpose<transpose_algorithm::automatic, blob<1, 1>>};
+  const std::size_t cols = 65537 * 64;
+  check_transpose(subject, {3, cols, cols, 3, 1, 3 * cols, cols * 3});
+}
+
 TEST_CASE("every transpose rung covers more tile rows than a grid holds", "[transpose][gpu][large]") {
   const std::size_t rows = 65537 * 64;
   for (const transpose_subject& subject : all_subjects()) {

@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(BlockSize, (stencil_min_blocks<Rad, T, BlockSi
                           std::size_t out_pitch, std::size_t tiles, Weights w, boundary b) {
   using storage_t = stencil1d_storage<Rad, T, BlockSize, ItemsPerThread>;
   __shared__ storage_t storage;
-  detail::dependent_launch_prologue();
+  detail::wait_for_prior_grids();
   for (std::size_t row = blockIdx.y; row < rows; row += gridDim.y) {
     for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
       gpuprims::stencil1d<Rad>(storage, in + row * in_pitch, out + row * out_pitch, n, t * storage_t::tile, w, b);

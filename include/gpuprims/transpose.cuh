@@ -106,9 +106,10 @@ cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& 
   const std::size_t tiles_y = (s.rows + Tile - 1) / Tile;
   const std::size_t tiles_x = (s.cols + Tile - 1) / Tile;
   if (tiles_y <= 0x7fffffff && tiles_x <= max_y && s.batch <= max_y) {
-    return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true>>(
-        dim3(static_cast<unsigned int>(tiles_y), static_cast<unsigned int>(tiles_x), static_cast<unsigned int>(s.batch)),
-        dim3(Tile, Rows), stream, in, out, s);
+    const dim3 grid(static_cast<unsigned int>(tiles_y), static_cast<unsigned int>(tiles_x),
+                    static_cast<unsigned int>(s.batch));
+    return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true>>(grid, dim3(Tile, Rows), stream, in,
+                                                                                 out, s);
   }
   return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, false>>(transpose_grid(s, Tile, Tile),
                                                                               dim3(Tile, Rows), stream, in, out, s);

@@ -52,8 +52,8 @@ template __global__ void gpuprims::detail::copy_skewed_kernel<3, 4, 256>(const u
 // sass: copy_skewed_kernel has SHF\.R
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
-// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
-// templates called from users' kernels do neither.
+// and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
+// blocks), see detail/dependent_launch.cuh; the device templates called from users' kernels do neither.
 // sass: detail::[a-z_]*_kernel< has ACQBULK
-// sass: detail::[a-z_]*_kernel< has PREEXIT
+// sass: detail::[a-z_]*_kernel< lacks PREEXIT
 // sass: ^copy_ lacks ACQBULK|PREEXIT

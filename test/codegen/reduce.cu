@@ -44,8 +44,8 @@ template __global__ void gpuprims::detail::reduce_single_pass_kernel<long_block,
 // ptxas: ^block_sum_float$ smem 36
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
-// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
-// templates called from users' kernels do neither.
+// and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
+// blocks), see detail/dependent_launch.cuh; the device templates called from users' kernels do neither.
 // sass: detail::reduce_single_pass_kernel< has ACQBULK
-// sass: detail::reduce_single_pass_kernel< has PREEXIT
+// sass: detail::reduce_single_pass_kernel< lacks PREEXIT
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ lacks ACQBULK|PREEXIT

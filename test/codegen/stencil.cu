@@ -42,7 +42,7 @@ GPUPRIMS_STENCIL_WIDE(double, 16)
 // sass: stencil_naive_kernel lacks LDS
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
-// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
-// templates called from users' kernels do neither.
+// and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
+// blocks), see detail/dependent_launch.cuh; the device templates called from users' kernels do neither.
 // sass: detail::stencil_[a-z]*_kernel< has ACQBULK
-// sass: detail::stencil_[a-z]*_kernel< has PREEXIT
+// sass: detail::stencil_[a-z]*_kernel< lacks PREEXIT

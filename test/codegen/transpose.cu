@@ -61,8 +61,8 @@ extern "C" __global__ void user_transpose(const float* in, float* out, std::size
 // sass: transpose_register_kernel lacks LDS
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
-// and lets the next one be scheduled (PREEXIT), see detail/dependent_launch.cuh; the device
-// templates called from users' kernels do neither.
+// and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
+// blocks), see detail/dependent_launch.cuh; the device templates called from users' kernels do neither.
 // sass: detail::transpose_[a-z]*_kernel< has ACQBULK
-// sass: detail::transpose_[a-z]*_kernel< has PREEXIT
+// sass: detail::transpose_[a-z]*_kernel< lacks PREEXIT
 // sass: ^user_transpose$ lacks ACQBULK|PREEXIT

@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(BlockThreads)
     vector_copy_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   const std::size_t rank = static_cast<std::size_t>(blockIdx.x) * BlockThreads + threadIdx.x;
   const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * BlockThreads;
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   vector_copy_impl<N, Unroll>(in, out, n, rank, num_threads);
 }
 
@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(BlockThreads)
                               std::size_t n) {
   const std::size_t rank = static_cast<std::size_t>(blockIdx.x) * BlockThreads + threadIdx.x;
   const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * BlockThreads;
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   copy_widest<16, Unroll>(in, out, n, rank, num_threads);
 }
 
@@ -231,7 +231,7 @@ __global__ void __launch_bounds__(BlockThreads)
                        std::size_t n, unsigned int shift_bits) {
   const std::size_t rank = static_cast<std::size_t>(blockIdx.x) * BlockThreads + threadIdx.x;
   const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * BlockThreads;
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   copy_skewed<Lane, Unroll>(in, out, n, shift_bits, rank, num_threads);
 }
 

@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(BlockSize)
   __shared__ bool last_block;
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * BlockSize;
   const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * BlockSize;
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   const accumulator<T, Op> mine = thread_reduce<Unroll, T>(in, n, op, first + threadIdx.x, num_threads);
   const std::size_t owners = reduce_owners(in, n);  // > first: the host sizes the grid so
   const int valid = owners - first >= BlockSize ? BlockSize : static_cast<int>(owners - first);
@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(BlockSize)
 
 template <class T>
 __global__ void write_value_kernel(T* out, T value) {
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   *out = value;
 }
 

@@ -188,7 +188,7 @@ __global__ void __launch_bounds__(BlockSize)
     stencil_naive_kernel(const T* in, T* out, std::size_t n, std::size_t rows, std::size_t in_pitch,
                          std::size_t out_pitch, Weights w, boundary b) {
   const auto count = static_cast<std::int64_t>(n);
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   for (std::size_t row = blockIdx.y; row < rows; row += gridDim.y) {
     const T* in_row = in + row * in_pitch;
     T* out_row = out + row * out_pitch;

@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(Tile* Rows, MinBlocks)
     transpose_shared_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
   __shared__ alignas(T) unsigned char raw[sizeof(T) * Tile * (Tile + Pad)];
   auto& tile = *reinterpret_cast<T(*)[Tile][Tile + Pad]>(raw);
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   for_each_tile<Covered>(s, Tile, Tile, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     transpose_tile_shared<Tile, Pad, Rows>(tile, in + b * s.in_batch_stride, s.in_pitch,
                                            out + b * s.out_batch_stride, s.out_pitch, s.rows, s.cols, row0, col0);
@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(Tile* Rows, MinBlocks)
 template <int TileCols, int TileRows, class T>
 __global__ void __launch_bounds__(TileCols* TileRows)
     transpose_naive_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   for_each_tile(s, TileRows, TileCols, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     const std::size_t r = row0 + threadIdx.y;
     const std::size_t c = col0 + threadIdx.x;
@@ -250,7 +250,7 @@ template <int K, bool Vector, int BlockX, int BlockY, class T>
 __global__ void __launch_bounds__(BlockX* BlockY)
     transpose_register_kernel(const T* __restrict__ in, T* __restrict__ out, transpose_shape s) {
   static_assert(!Vector || register_tile_vectorizable<K, T>, "no vector word of K * sizeof(T) bytes");
-  dependent_launch_prologue();
+  wait_for_prior_grids();
   for_each_tile(s, BlockY * K, BlockX * K, [&](std::size_t b, std::size_t row0, std::size_t col0) {
     const std::size_t r = row0 + threadIdx.y * K;
     const std::size_t c = col0 + threadIdx.x * K;
