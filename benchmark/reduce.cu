@@ -120,32 +120,13 @@ void ladder_bench(benchmark::State& state) {
   });
 }
 
-template <class T>
-void reduce_default_bench(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  std::size_t bytes = 0;
-  random_buffer in(n * sizeof(T), 31);
-  random_buffer out(sizeof(T), 33);
-  if (gpuprims::reduce_workspace_bytes<T>(bytes) != cudaSuccess || !in.ok() || !out.ok()) {
-    state.SkipWithError("setup failed");
-    return;
-  }
-  device_scratch workspace(bytes);
-  cudaMemset(workspace.p, 0, bytes);
-  time_launches(state, n * sizeof(T), [&](cudaStream_t stream) {
-    if (gpuprims::reduce(in.as<T>(), n, out.as<T>(), T(0), gpuprims::plus<T>{}, workspace.p, bytes, stream) !=
-        cudaSuccess) {
-      state.SkipWithError("gpuprims::reduce failed");
-    }
-  });
-}
-
 // gpuprims::reduce's kernel in the shape gpuprims::reduce picks, launched with <<<>>>: no
 // programmatic dependent launch, so each call starts only after the one before it has finished.
 // The difference to "gpuprims::reduce" is what the dependent launch buys between back-to-back calls.
 template <int BlockThreads, int Unroll, class T>
 cudaError_t reduce_plain_launch(const T* in, std::size_t n, T* out, void* workspace, cudaStream_t stream) {
   using namespace gpuprims::detail;
+  static_assert(reduce_small.waves == 1 && reduce_large.waves == 1, "reduce_plain_launch sizes one wave");
   std::size_t max_blocks = 0;
   GPUPRIMS_RETURN_IF_ERROR((reduce_max_blocks<BlockThreads, 1>(max_blocks)));
   constexpr std::size_t per_block = std::size_t{BlockThreads} * Unroll;
@@ -159,11 +140,11 @@ cudaError_t reduce_plain_launch(const T* in, std::size_t n, T* out, void* worksp
   return cudaGetLastError();
 }
 
-template <class T>
-void reduce_plain_launch_bench(benchmark::State& state) {
+// gpuprims::reduce with the caller's workspace; Plain: its kernel through reduce_plain_launch.
+template <class T, bool Plain = false>
+void reduce_default_bench(benchmark::State& state) {
   using gpuprims::detail::reduce_large;
   using gpuprims::detail::reduce_small;
-  static_assert(reduce_small.waves == 1 && reduce_large.waves == 1, "reduce_plain_launch sizes one wave");
   const auto n = static_cast<std::size_t>(state.range(0));
   std::size_t bytes = 0;
   random_buffer in(n * sizeof(T), 31);
@@ -176,9 +157,14 @@ void reduce_plain_launch_bench(benchmark::State& state) {
   cudaMemset(workspace.p, 0, bytes);
   const bool small = n <= gpuprims::detail::reduce_small_max_bytes / sizeof(T);
   time_launches(state, n * sizeof(T), [&](cudaStream_t stream) {
-    constexpr auto run_small = reduce_plain_launch<reduce_small.block_threads, reduce_small.unroll, T>;
-    constexpr auto run_large = reduce_plain_launch<reduce_large.block_threads, reduce_large.unroll, T>;
-    const cudaError_t e = (small ? run_small : run_large)(in.as<T>(), n, out.as<T>(), workspace.p, stream);
+    cudaError_t e = cudaSuccess;
+    if constexpr (Plain) {
+      constexpr auto run_small = reduce_plain_launch<reduce_small.block_threads, reduce_small.unroll, T>;
+      constexpr auto run_large = reduce_plain_launch<reduce_large.block_threads, reduce_large.unroll, T>;
+      e = (small ? run_small : run_large)(in.as<T>(), n, out.as<T>(), workspace.p, stream);
+    } else {
+      e = gpuprims::reduce(in.as<T>(), n, out.as<T>(), T(0), gpuprims::plus<T>{}, workspace.p, bytes, stream);
+    }
     if (e != cudaSuccess) {
       state.SkipWithError(cudaGetErrorString(e));
     }
@@ -297,7 +283,7 @@ void register_reduce(const options& opt) {
   add(opt, "reduce_float", "gpuprims::reduce", false, reduce_default_bench<float>)
       ->ArgsProduct({sizes})
       ->ArgNames({"n"});
-  add(opt, "reduce_float", "gpuprims::reduce_plain_launch", false, reduce_plain_launch_bench<float>)
+  add(opt, "reduce_float", "gpuprims::reduce_plain_launch", false, reduce_default_bench<float, true>)
       ->ArgsProduct({sizes})
       ->ArgNames({"n"});
   add(opt, "reduce_float", "gpuprims::reduce_stream_ordered", false, reduce_stream_ordered_bench)

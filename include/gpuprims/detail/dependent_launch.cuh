@@ -1,6 +1,6 @@
 // Programmatic dependent launch (Hopper and later): a gpuprims kernel may be scheduled while the
-// kernel before it in the stream still drains, and waits for that kernel before its first access
-// to global memory, so stream order holds for every grid that runs before it.
+// kernel before it in the stream is being retired, and waits for that kernel before its first
+// access to global memory, so stream order holds for every grid that runs before it.
 #pragma once
 
 #include <gpuprims/detail/config.cuh>
@@ -50,8 +50,9 @@ bool waits_for_prior_grids(int device) {
 
 // Launches Kernel on `stream` and returns the launch's status. Where the kernel waits for prior
 // grids, the launch opts into programmatic stream serialization: its blocks may be scheduled
-// while the previous kernel drains, which hides most of a launch's latency between back-to-back
-// calls (docs/design.md). Define GPUPRIMS_NO_DEPENDENT_LAUNCH to launch plainly.
+// once the previous kernel's blocks have exited, before that kernel is flushed and retired, which
+// hides part of a launch's latency between back-to-back calls (docs/design.md). Define
+// GPUPRIMS_NO_DEPENDENT_LAUNCH to launch plainly.
 template <auto Kernel, class... Args>
 cudaError_t launch(dim3 grid, dim3 block, cudaStream_t stream, const Args&... args) {
   cudaLaunchAttribute early{};
