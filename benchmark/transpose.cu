@@ -50,6 +50,17 @@ cudaError_t run_rung(const T* in, T* out, const shape& s, cudaStream_t stream) {
                                 rows * cols, stream);
 }
 
+// The default's 64 x 64 tile kernel with its output written by ordinary stores or by bulk copies,
+// whichever gpuprims::transpose would pick: what the copy engine buys, shape by shape.
+template <bool BulkStores, class T>
+cudaError_t run_tile64(const T* in, T* out, const shape& s, cudaStream_t stream) {
+  const auto rows = static_cast<std::size_t>(s.rows), cols = static_cast<std::size_t>(s.cols);
+  const gpuprims::detail::transpose_shape t{rows, cols, cols, rows, static_cast<std::size_t>(s.batch), rows * cols,
+                                            rows * cols};
+  return gpuprims::detail::launch_transpose_shared<64, 4 / static_cast<int>(sizeof(T)), 8, 4, BulkStores>(in, out, t,
+                                                                                                         stream);
+}
+
 // Row-major rows x cols (pitch cols) is column-major cols x rows; its transpose, row-major cols x rows,
 // is column-major rows x cols: C = op(A) with op = T, m = rows, n = cols.
 cublasStatus_t geam(cublasHandle_t h, int m, int n, const float* a, float* c) {
@@ -79,6 +90,10 @@ void add_family(const options& opt, const std::string& family, const std::vector
   rung("register_4x4", run_rung<transpose_algorithm::register_4x4, T>);
   rung("register_2x2", run_rung<transpose_algorithm::register_2x2, T>);
   rung("gpuprims::transpose", run_rung<transpose_algorithm::automatic, T>);
+  if constexpr (sizeof(T) <= 4) {
+    rung("tile64_plain_stores", run_tile64<false, T>);
+    rung("tile64_bulk_stores", run_tile64<true, T>);
+  }
   args(add(opt, family, "cudaMemcpyAsync", true, [](benchmark::State& st) {
     transpose_bench<T>(st, [](const T* in, T* out, const shape& s, cudaStream_t stream) {
       return cudaMemcpyAsync(out, in, static_cast<std::size_t>(s.rows * s.cols * s.batch) * sizeof(T),
@@ -114,7 +129,10 @@ void add_family(const options& opt, const std::string& family, const std::vector
 }  // namespace
 
 void register_transpose(const options& opt) {
-  add_family<float>(opt, "transpose_4B", {{2048, 512, 1}, {8192, 8192, 1}, {16384, 16384, 1}, {1024, 1024, 64}}, true);
+  add_family<float>(opt, "transpose_4B",
+                    {{2048, 512, 1}, {2048, 2048, 1}, {4096, 4096, 1}, {8192, 8192, 1}, {16384, 16384, 1},
+                     {1024, 1024, 64}},
+                    true);
   add_family<__half>(opt, "transpose_2B", {{8192, 8192, 1}}, false);
   add_family<double>(opt, "transpose_8B", {{8192, 8192, 1}}, true);
 }

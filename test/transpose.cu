@@ -172,3 +172,21 @@ TEST_CASE("every transpose rung covers more matrices than a grid holds", "[trans
     check_transpose(subject, {2, 3, 4, 4, batch, 8, 12});
   }
 }
+
+// The default's bulk stores (float matrices of 32 MiB and more whose output rows start 16-byte
+// aligned): whole tiles through the copy engine and edge tiles element by element in one launch,
+// pitched, batched and offset by 16 bytes; the same with output rows not so aligned (ordinary
+// stores throughout).
+TEST_CASE("the default's bulk stores are exact around edge tiles, pitches and batches", "[transpose][gpu]") {
+  const transpose_subject subject{"automatic, 4-byte", 4, &run_transpose<transpose_algorithm::automatic, blob<4, 4>>};
+  check_transpose(subject, {4097, 2049, 2051, 4112, 1, 4097 * 2051, 2049 * 4112, 0, 4});
+  check_transpose(subject, {2050, 2047, 2047, 2064, 2, 2050 * 2047 + 3, 2047 * 2064 + 16, 1, 0});
+  check_transpose(subject, {4097, 2049, 2049, 4099, 1, 4097 * 2049, 2049 * 4099});
+}
+
+// ... and in their grid-stride form: more matrices than gridDim.z holds, each one whole tile.
+TEST_CASE("the default's bulk stores cover more matrices than a grid holds", "[transpose][gpu][slow]") {
+  const transpose_subject subject{"automatic, 4-byte", 4, &run_transpose<transpose_algorithm::automatic, blob<4, 4>>};
+  const std::size_t batch = 65537;
+  check_transpose(subject, {64, 64, 64, 64, batch, 64 * 64, 64 * 64});
+}

@@ -1,7 +1,7 @@
 // Experiments behind docs/design.md (dependent launch) and docs/transpose.md (tile shapes, block
 // orders, cache hints, 16-byte accesses, a persistent double-buffered kernel). Not part of the build:
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I../../include -o variants variants.cu -lcublas
-//   ./variants [reduce|transpose|all]
+//   ./variants [reduce|transpose|all|bulk]   (bulk: the bulk-copy (TMA) transposes and the baselines)
 // Prints per-launch times (harness-like batches of ~100 us) and GB/s, with cuBLAS, cudaMemcpyAsync
 // and CUB in the same run. Each transpose variant is checked against gpuprims::transpose first.
 #include <gpuprims/reduce.cuh>
@@ -326,6 +326,146 @@ __global__ void __launch_bounds__(NT, Blocks)
   }
 }
 
+// Tile rows reach shared memory by one-dimensional bulk copies (cp.async.bulk: the TMA engine
+// without a tensor map), completing on an mbarrier, so no thread or register holds the tile in
+// flight and many small blocks fit on an SM. Rows of the shared tile are TW + 4 floats apart (the
+// copies need 16-byte aligned rows). Store 0: each warp access writes 8 rows x 4 columns of the
+// tile to 4 output rows (conflict-free with that pitch); 1: 32 lanes down one tile column (4-way
+// conflicts, 128-byte output pieces); 2: transposed into a second tile (pitch TH + 8, conflict-free)
+// that bulk copies store, one output row piece each.
+__device__ __forceinline__ void bar_wait(unsigned bar, unsigned phase) {
+  unsigned done = 0;
+  while (!done) {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar), "r"(phase) : "memory");
+  }
+}
+
+template <int TH, int TW, int NT, int Store>
+__global__ void __launch_bounds__(NT) xpose_bulk(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  static_assert(TH % 32 == 0 && TW % 32 == 0, "");
+  extern __shared__ __align__(128) float smem[];
+  __shared__ __align__(8) unsigned long long bar;
+  constexpr int P = TW + 4, Q = TH + 8, NW = NT / 32;
+  const int tiles_y = rows / TH;
+  const size_t r0 = size_t(blockIdx.x % tiles_y) * TH, c0 = size_t(blockIdx.x / tiles_y) * TW;
+  const unsigned bar_a = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar_a) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  gpuprims::detail::wait_for_prior_grids();
+  if (warp == 0) {
+    if (lane == 0) {
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar_a), "r"(TH * TW * 4) : "memory");
+    }
+    __syncwarp();
+    for (int r = lane; r < TH; r += 32) {
+      const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem + r * P));
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                   ::"r"(dst), "l"(in + (r0 + r) * cols + c0), "r"(TW * 4), "r"(bar_a) : "memory");
+    }
+  }
+  bar_wait(bar_a, 0);
+  const int rl = lane % 8, cl = lane / 8;
+  if (Store == 0) {
+    for (int cq = warp; cq < TW / 4; cq += NW) {
+      const int c = cq * 4 + cl;
+      float* dst = out + (c0 + c) * rows + r0 + rl;
+#pragma unroll
+      for (int rg = 0; rg < TH / 8; ++rg) dst[rg * 8] = smem[(rg * 8 + rl) * P + c];
+    }
+  } else if (Store == 1) {
+    for (int i = warp; i < TW * (TH / 32); i += NW) {
+      const int c = i % TW, rb = i / TW;
+      out[(c0 + c) * rows + r0 + rb * 32 + lane] = smem[(rb * 32 + lane) * P + c];
+    }
+  } else {
+    float* t = smem + TH * P;
+    for (int cq = warp; cq < TW / 4; cq += NW) {
+      const int c = cq * 4 + cl;
+#pragma unroll
+      for (int rg = 0; rg < TH / 8; ++rg) t[c * Q + rg * 8 + rl] = smem[(rg * 8 + rl) * P + c];
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (warp == 0) {
+      for (int c = lane; c < TW; c += 32) {
+        const unsigned src = static_cast<unsigned>(__cvta_generic_to_shared(t + c * Q));
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                     ::"l"(out + (c0 + c) * rows + r0), "r"(src), "r"(TH * 4) : "memory");
+      }
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    }
+  }
+}
+
+// The library's loads (registers, 64 x 64 tile, 8 elements a thread) with the bulk stores of
+// xpose_bulk<.., 2>: each warp copies whole tile columns from the padded tile into output-row
+// order (pitch TH + 4, 16-byte aligned rows) and bulk-copies them out itself. Order 1: tile rows
+// first (as the library), 0: tile columns first; Hint: evict-first L2 policy on the bulk stores;
+// Copy: the tile stored back untransposed through the same bulk stores (the ceiling).
+template <int TH, int TW, int NT, int MinB, int Order = 1, bool Hint = false, bool Copy = false>
+__global__ void __launch_bounds__(NT, MinB) xpose_rs(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  static_assert(TH % 32 == 0 && NT % TW == 0, "");
+  extern __shared__ __align__(128) float smem[];
+  constexpr int P = TW + 1, Q = TH + 4, NW = NT / 32, L = TH * TW / NT;
+  float* t = smem + TH * P;
+  const int tiles_y = rows / TH, tiles_x = cols / TW;
+  const size_t r0 = size_t(Order ? blockIdx.x % tiles_y : blockIdx.x / tiles_x) * TH;
+  const size_t c0 = size_t(Order ? blockIdx.x / tiles_y : blockIdx.x % tiles_x) * TW;
+  const int lr = threadIdx.x / TW, lc = threadIdx.x % TW, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const float* src = in + (r0 + lr) * cols + c0 + lc;
+  gpuprims::detail::wait_for_prior_grids();
+  float v[L];
+#pragma unroll
+  for (int j = 0; j < L; ++j) v[j] = src[size_t(j) * (NT / TW) * cols];
+#pragma unroll
+  for (int j = 0; j < L; ++j) smem[(lr + j * (NT / TW)) * P + lc] = v[j];
+  __syncthreads();
+  if (Copy) {
+    for (int r = warp; r < TH; r += NW) {
+#pragma unroll
+      for (int k = 0; k < TW / 32; ++k) t[r * (TW + 4) + lane + 32 * k] = smem[r * P + lane + 32 * k];
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncwarp();
+    const int r = warp + lane * NW;
+    if (lane < (TH + NW - 1 - warp) / NW) {
+      const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(t + r * (TW + 4)));
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                   ::"l"(out + (r0 + r) * cols + c0), "r"(sa), "r"(TW * 4) : "memory");
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    }
+    return;
+  }
+  for (int c = warp; c < TW; c += NW) {
+#pragma unroll
+    for (int k = 0; k < TH / 32; ++k) t[c * Q + lane + 32 * k] = smem[(lane + 32 * k) * P + c];
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncwarp();
+  const int c = warp + lane * NW;
+  if (lane < (TW + NW - 1 - warp) / NW) {
+    const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(t + c * Q));
+    if (Hint) {
+      unsigned long long pol;
+      asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;"
+                   ::"l"(out + (c0 + c) * rows + r0), "r"(sa), "r"(TH * 4), "l"(pol) : "memory");
+    } else {
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                   ::"l"(out + (c0 + c) * rows + r0), "r"(sa), "r"(TH * 4) : "memory");
+    }
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  }
+}
+
 struct variant {
   std::string name;
   std::function<void(const float*, float*, int, int, cudaStream_t)> run;
@@ -365,7 +505,27 @@ variant make_pipe(const char* name) {
           }};
 }
 
-static void transpose_section() {
+template <int TH, int TW, int NT, int Store>
+variant make_bulk(const char* name) {
+  auto k = xpose_bulk<TH, TW, NT, Store>;
+  const size_t smem = size_t(TH) * (TW + 4) * 4 + (Store == 2 ? size_t(TW) * (TH + 8) * 4 : 0);
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  return {name, [=](const float* in, float* out, int rows, int cols, cudaStream_t s) {
+            launch_ex(false, k, dim3((rows / TH) * (cols / TW)), dim3(NT), smem, s, in, out, rows, cols);
+          }};
+}
+
+template <int TH, int TW, int NT, int MinB, int Order = 1, bool Hint = false, bool Copy = false>
+variant make_rs(const char* name) {
+  auto k = xpose_rs<TH, TW, NT, MinB, Order, Hint, Copy>;
+  const size_t smem = size_t(TH) * (TW + 1) * 4 + size_t(TW + 4) * (TH + 4) * 4;
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  return {name, [=](const float* in, float* out, int rows, int cols, cudaStream_t s) {
+            launch_ex(false, k, dim3((rows / TH) * (cols / TW)), dim3(NT), smem, s, in, out, rows, cols);
+          }, Copy};
+}
+
+static void transpose_section(const std::string& which) {
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) std::exit(2);
   std::vector<variant> vs;
@@ -386,6 +546,34 @@ static void transpose_section() {
                 }, true});
   // The access pattern alone: the same tiles stored untransposed (the ceiling for any tiling).
   vs.push_back(make_x<64, 64, 512, 0, 0, true>("tiledcopy64x64", false));
+  if (which == "bulk") {
+    vs.push_back(make_x<64, 64, 512, 1, 0>("o1_64x64"));
+    vs.push_back(make_rs<64, 64, 512, 4>("rs64_nt512"));
+    vs.push_back(make_rs<64, 64, 512, 4, 0>("rs64_o0"));
+    vs.push_back(make_rs<64, 64, 512, 4, 1, true>("rs64_evict_first"));
+    vs.push_back(make_rs<64, 64, 512, 4, 1, false, true>("rs64_copy"));
+    vs.push_back(make_rs<64, 64, 1024, 2>("rs64_nt1024"));
+    vs.push_back(make_rs<64, 64, 512, 3>("rs64_b3"));
+    vs.push_back(make_rs<32, 64, 256, 8>("rs32r64c_nt256"));
+    vs.push_back(make_rs<64, 32, 256, 8>("rs64r32c_nt256"));
+    vs.push_back(make_rs<128, 64, 512, 3>("rs128r64c_nt512"));
+    vs.push_back(make_rs<64, 128, 512, 3>("rs64r128c_nt512"));
+    vs.push_back(make_rs<32, 32, 128, 16>("rs32_nt128"));
+    vs.push_back(make_bulk<64, 64, 128, 0>("bulk64_s0_nt128"));
+    vs.push_back(make_bulk<64, 64, 256, 0>("bulk64_s0_nt256"));
+    vs.push_back(make_bulk<64, 64, 256, 1>("bulk64_s1_nt256"));
+    vs.push_back(make_bulk<64, 64, 128, 2>("bulk64_s2_nt128"));
+    vs.push_back(make_bulk<64, 64, 256, 2>("bulk64_s2_nt256"));
+    vs.push_back(make_bulk<32, 32, 64, 0>("bulk32_s0_nt64"));
+    vs.push_back(make_bulk<32, 32, 128, 2>("bulk32_s2_nt128"));
+    vs.push_back(make_bulk<32, 128, 256, 0>("bulk32r128c_s0"));
+    vs.push_back(make_bulk<128, 32, 256, 0>("bulk128r32c_s0"));
+    vs.push_back(make_bulk<128, 64, 256, 0>("bulk128r64c_s0"));
+    vs.push_back(make_bulk<64, 128, 256, 0>("bulk64r128c_s0"));
+    vs.push_back(make_bulk<128, 128, 512, 0>("bulk128_s0"));
+    vs.push_back(make_bulk<128, 128, 512, 2>("bulk128_s2"));
+    vs.push_back(make_bulk<64, 128, 256, 2>("bulk64r128c_s2"));
+  } else {
   // Tile shapes (rows x cols of the input tile), threads, and the block order: o0 walks the tile
   // columns first, o1 the tile rows (what gpuprims::transpose does), bandW columns W wide.
   vs.push_back(make_x<64, 64, 512, 0, 0>("x64x64_o0"));
@@ -430,6 +618,7 @@ static void transpose_section() {
   vs.push_back(make_pipe<64, 64, 1024, 1, 2>("pipe64_o1_nt1024"));
   vs.push_back(make_pipe<32, 32, 256, 1, 8>("pipe32_o1_b8"));
   vs.push_back(make_pipe<64, 64, 256, 1, 6>("pipe64_o1_nt256"));
+  }
   for (int dim : {8192, 16384}) {
     const size_t n = size_t(dim) * dim;
     float *in, *out, *ref;
@@ -499,6 +688,7 @@ int main(int argc, char** argv) {
   std::string what = argc > 1 ? argv[1] : "all";
   host_cost();
   if (what == "all" || what == "reduce") reduce_section();
-  if (what == "all" || what == "transpose") transpose_section();
+  if (what == "all" || what == "transpose") transpose_section("all");
+  if (what == "bulk") transpose_section("bulk");
   return 0;
 }

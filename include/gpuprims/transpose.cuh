@@ -54,7 +54,8 @@ enum class transpose_algorithm {
   shared_padded,    ///< tiled_transpose<32, 1>: coalesced, conflict-free
   register_4x4,     ///< 4 x 4 elements per thread in registers (float4 for 4-byte types)
   register_2x2,     ///< 2 x 2 elements per thread in registers (float2 for 4-byte types)
-  automatic,        ///< the default: 64 x 64 shared tiles up to 4-byte elements, 32 x 32 above
+  automatic,        ///< the default: 64 x 64 shared tiles up to 4-byte elements (bulk stores on large float
+                    ///< matrices), 32 x 32 above
 };
 
 namespace detail {
@@ -100,7 +101,7 @@ bool register_tile_aligned(const T* in, const T* out, const transpose_shape& s) 
 // down the tile rows first: the blocks resident at a time then write a few whole output rows and
 // read short pieces of many input rows, which measured 0.5-0.8% faster on an H100 than the
 // transposed order (docs/transpose.md).
-template <int Tile, int Pad, int Rows, int MinBlocks, class T>
+template <int Tile, int Pad, int Rows, int MinBlocks, bool BulkStores = false, class T>
 cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& s, cudaStream_t stream) {
   constexpr std::size_t max_y = 65535;
   const std::size_t tiles_y = (s.rows + Tile - 1) / Tile;
@@ -108,11 +109,29 @@ cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& 
   if (tiles_y <= 0x7fffffff && tiles_x <= max_y && s.batch <= max_y) {
     const dim3 grid(static_cast<unsigned int>(tiles_y), static_cast<unsigned int>(tiles_x),
                     static_cast<unsigned int>(s.batch));
-    return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true>>(grid, dim3(Tile, Rows), stream, in,
-                                                                                 out, s);
+    return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, true, BulkStores>>(grid, dim3(Tile, Rows),
+                                                                                             stream, in, out, s);
   }
-  return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, false>>(transpose_grid(s, Tile, Tile),
-                                                                              dim3(Tile, Rows), stream, in, out, s);
+  return launch<transpose_shared_kernel<Tile, Pad, Rows, T, MinBlocks, false, BulkStores>>(
+      transpose_grid(s, Tile, Tile), dim3(Tile, Rows), stream, in, out, s);
+}
+
+// Whether the default kernel for 4-byte elements writes its whole tiles with bulk copies. Measured on an H100
+// (docs/transpose.md), for 4-byte elements: +0.5-1.5% from 64 MiB up (4096^2 to 16384^2 floats,
+// 64 x 1024^2), but -15% at 16 MiB (2048^2) and -5% at 4 MiB, where the wait for each tile's copy to
+// leave shared memory is not hidden; for 2-byte elements (128-byte rows) -7% at 8192^2. Bulk copies
+// need sm_90 code and output rows (out + b * out_batch_stride + c * out_pitch + a multiple of the
+// tile) that start 16-byte aligned.
+inline constexpr std::size_t bulk_store_min_bytes = std::size_t{32} << 20;
+
+template <auto Kernel, class T>
+bool bulk_stores_pay(const T* out, const transpose_shape& s) {
+  constexpr std::size_t align = 16;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % align == 0 && s.out_pitch * sizeof(T) % align == 0 &&
+                       (s.batch == 1 || s.out_batch_stride * sizeof(T) % align == 0);
+  int device = 0;
+  return s.rows * s.cols * s.batch >= bulk_store_min_bytes / sizeof(T) && aligned &&
+         cudaGetDevice(&device) == cudaSuccess && built_for_sm90<Kernel>(device);
 }
 
 }  // namespace detail
@@ -149,10 +168,17 @@ template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class 
   } else if constexpr (Algorithm == transpose_algorithm::automatic) {
     // Measured on an H100 (docs/transpose.md): 64 x 64 tiles, 512 threads moving 8 elements each,
     // registers for 4 blocks per SM, beat 32 x 32 tiles for elements of up to 4 bytes (256-byte
-    // row segments on both sides); for 8- and 16-byte elements 32 x 32 tiles already move 256 bytes
-    // a row. The padding keeps a tile column on 32 different banks: one 4-byte word per row.
+    // row segments on both sides), with bulk stores of the output rows on large float matrices;
+    // for 8- and 16-byte elements 32 x 32 tiles already move 256 bytes a row. The padding keeps a
+    // tile column on 32 different banks: one 4-byte word per row.
     if constexpr (sizeof(T) <= 4) {
-      return detail::launch_transpose_shared<64, 4 / static_cast<int>(sizeof(T)), 8, 4>(in, out, s, stream);
+      constexpr int pad = 4 / static_cast<int>(sizeof(T));
+      if constexpr (sizeof(T) == 4) {
+        if (detail::bulk_stores_pay<detail::transpose_shared_kernel<64, pad, 8, T, 4, true, true>>(out, s)) {
+          return detail::launch_transpose_shared<64, pad, 8, 4, true>(in, out, s, stream);
+        }
+      }
+      return detail::launch_transpose_shared<64, pad, 8, 4>(in, out, s, stream);
     } else {
       return detail::launch_transpose_shared<32, 1, 8, 8>(in, out, s, stream);
     }

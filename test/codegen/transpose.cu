@@ -17,6 +17,10 @@ template __global__ void gpuprims::detail::transpose_shared_kernel<64, 1, 8, flo
 template __global__ void gpuprims::detail::transpose_shared_kernel<64, 1, 8, float, 4, false>(const float*, float*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_shared_kernel<64, 2, 8, unsigned short, 4, true>(const unsigned short*, unsigned short*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_shared_kernel<64, 4, 8, unsigned char, 4, true>(const unsigned char*, unsigned char*, transpose_shape);
+// ... and its bulk-store form, which the launcher runs for large float matrices whose output rows
+// are 16-byte aligned.
+template __global__ void gpuprims::detail::transpose_shared_kernel<64, 1, 8, float, 4, true, true>(const float*, float*, transpose_shape);
+template __global__ void gpuprims::detail::transpose_shared_kernel<64, 1, 8, float, 4, false, true>(const float*, float*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_register_kernel<4, true, 32, 8, float>(const float*, float*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_register_kernel<4, false, 32, 8, float>(const float*, float*, transpose_shape);
 template __global__ void gpuprims::detail::transpose_register_kernel<2, true, 32, 8, float>(const float*, float*, transpose_shape);
@@ -43,10 +47,16 @@ extern "C" __global__ void user_transpose(const float* in, float* out, std::size
 }
 
 // The padded tile of 4-byte elements is exactly [32][33] floats; the unpadded one [32][32].
-// ptxas: transpose_shared_kernel<32, 1, 8, float, 0, false> smem 4224
-// ptxas: transpose_shared_kernel<32, 1, 8, float, 8, true> smem 4224
+// ptxas: transpose_shared_kernel<32, 1, 8, float, 0, false, false> smem 4224
+// ptxas: transpose_shared_kernel<32, 1, 8, float, 8, true, false> smem 4224
 // ptxas: ^user_transpose$ smem 4224
-// ptxas: transpose_shared_kernel<32, 0, 8, float, 8, true> smem 4096
+// ptxas: transpose_shared_kernel<32, 0, 8, float, 8, true, false> smem 4096
+// The bulk-store form adds the staged output rows (64 x 68 floats: 16-byte aligned rows) to the
+// 64 x 65 tile and writes whole rows with the copy engine (UBLKCP); the ordinary kernel never does.
+// ptxas: transpose_shared_kernel<64, 1, 8, float, 4, true, true> smem 34048
+// sass: transpose_shared_kernel<64, 1, 8, float, 4, true, true> has UBLKCP
+// sass: transpose_shared_kernel<64, 1, 8, float, 4, false, true> has UBLKCP
+// sass: transpose_shared_kernel<64, 1, 8, float, 4, true, false> lacks UBLKCP
 // sass: transpose_shared_kernel has LDS
 // sass: transpose_shared_kernel has STS
 // sass: transpose_naive_kernel lacks LDS
