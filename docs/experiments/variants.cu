@@ -1,5 +1,6 @@
 // Experiments behind docs/design.md (dependent launch) and docs/transpose.md (tile shapes, block
-// orders, cache hints, 16-byte accesses, a persistent double-buffered kernel). Not part of the build:
+// orders, cache hints, 16-byte accesses, a persistent double-buffered kernel, bulk copies through
+// the copy engine). Not part of the build:
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I../../include -o variants variants.cu -lcublas
 //   ./variants [reduce|transpose|all|bulk]   (bulk: the bulk-copy (TMA) transposes and the baselines)
 // Prints per-launch times (harness-like batches of ~100 us) and GB/s, with cuBLAS, cudaMemcpyAsync
