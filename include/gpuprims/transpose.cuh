@@ -116,12 +116,12 @@ cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& 
       transpose_grid(s, Tile, Tile), dim3(Tile, Rows), stream, in, out, s);
 }
 
-// Whether the default kernel for 4-byte elements writes its whole tiles with bulk copies. Measured on an H100
-// (docs/transpose.md), for 4-byte elements: +0.5-1.5% from 64 MiB up (4096^2 to 16384^2 floats,
-// 64 x 1024^2), but -15% at 16 MiB (2048^2) and -5% at 4 MiB, where the wait for each tile's copy to
-// leave shared memory is not hidden; for 2-byte elements (128-byte rows) -7% at 8192^2. Bulk copies
-// need sm_90 code and output rows (out + b * out_batch_stride + c * out_pitch + a multiple of the
-// tile) that start 16-byte aligned.
+// Whether the default kernel for 4-byte elements writes its whole tiles with bulk copies.
+// Measured on an H100 (docs/transpose.md): +0.5-2% from 64 MiB up (4096^2 to 16384^2 floats,
+// 64 x 1024^2), but -14 to -16% at 16 MiB (2048^2) and -5 to -10% at 4 MiB (2048 x 512), where the
+// wait for each tile's copy to leave shared memory is not hidden; 2-byte elements (128-byte rows)
+// lost 5-7% at 8192^2 and keep ordinary stores. Bulk copies need sm_90 code and output rows
+// (out + b * out_batch_stride + c * out_pitch + a multiple of the tile) that start 16-byte aligned.
 inline constexpr std::size_t bulk_store_min_bytes = std::size_t{32} << 20;
 
 template <auto Kernel, class T>

@@ -43,11 +43,8 @@ __device__ __forceinline__ void for_each_tile(const transpose_shape& s, std::siz
   }
 }
 
-// One Tile x Tile tile through shared memory, blockDim (Tile, Rows): coalesced row reads into
-// tile[row][col], then coalesced row writes of the output read down the tile's columns. A tile that
-// lies inside the matrix (the block-uniform common case) issues all Tile / Rows loads of a thread
-// before its first shared-memory store, from one base pointer; edge tiles check every element.
-// Threads outside the matrix skip their loads and stores but always reach the barrier.
+// A tile that lies inside the matrix: all Tile / Rows loads of a thread before its first
+// shared-memory store, from one base pointer.
 template <int Tile, int Pad, int Rows, class T>
 __device__ __forceinline__ void load_whole_tile(T (&tile)[Tile][Tile + Pad], const T* in, std::size_t in_pitch,
                                                 std::size_t row0, std::size_t col0) {
@@ -64,6 +61,11 @@ __device__ __forceinline__ void load_whole_tile(T (&tile)[Tile][Tile + Pad], con
   }
 }
 
+// One Tile x Tile tile through shared memory, blockDim (Tile, Rows): coalesced row reads into
+// tile[row][col], then coalesced row writes of the output read down the tile's columns. A tile that
+// lies inside the matrix (the block-uniform common case) goes through load_whole_tile; edge tiles
+// check every element. Threads outside the matrix skip their loads and stores but always reach
+// the barrier.
 template <int Tile, int Pad, int Rows, class T>
 __device__ __forceinline__ void transpose_tile_shared(T (&tile)[Tile][Tile + Pad], const T* in,
                                                       std::size_t in_pitch, T* out, std::size_t out_pitch,
@@ -110,11 +112,11 @@ inline constexpr int staged_row_pitch = Tile + 16 / static_cast<int>(sizeof(T));
 
 // The default's tile on sm_90 and later for large matrices of 4-byte elements: the loads of
 // transpose_tile_shared, then each warp gathers whole tile columns into `staged`, laid out as
-// output rows, and writes each row with one bulk copy. Against the same tile written with
-// ordinary stores this measured +0.8-1.1% at 8192^2 and 16384^2 floats on an H100
-// (docs/transpose.md); the copy engine writes a row's 256 bytes as one request. The host checked
-// that every output row of a whole tile starts 16-byte aligned. Edge tiles, and code built for
-// older GPUs (no bulk copies), go through transpose_tile_shared.
+// output rows, and writes each row with one bulk copy, which takes the stores off the SM's
+// load/store path. Against the same tile written with ordinary stores this measured +0.5-1.7% at
+// 8192^2 and 16384^2 floats on an H100 (docs/transpose.md). The host checked that every output
+// row of a whole tile starts 16-byte aligned. Edge tiles, and code built for older GPUs (no bulk
+// copies), go through transpose_tile_shared.
 template <int Tile, int Pad, int Rows, class T>
 __device__ __forceinline__ void transpose_tile_bulk_store(T (&tile)[Tile][Tile + Pad],
                                                           T (&staged)[Tile][staged_row_pitch<Tile, T>], const T* in,
