@@ -120,18 +120,17 @@ cudaError_t launch_transpose_shared(const T* in, T* out, const transpose_shape& 
 // Measured on an H100 (docs/transpose.md): +0.5-2% from 64 MiB up (4096^2 to 16384^2 floats,
 // 64 x 1024^2), but -14 to -16% at 16 MiB (2048^2) and -5 to -10% at 4 MiB (2048 x 512), where the
 // wait for each tile's copy to leave shared memory is not hidden; 2-byte elements (128-byte rows)
-// lost 5-7% at 8192^2 and keep ordinary stores. Bulk copies need sm_90 code and output rows
-// (out + b * out_batch_stride + c * out_pitch + a multiple of the tile) that start 16-byte aligned.
+// lost 5-7% at 8192^2 and keep ordinary stores. Bulk copies need output rows (out + b *
+// out_batch_stride + c * out_pitch + a multiple of the tile) that start 16-byte aligned; code built
+// for GPUs before sm_90 ignores the choice (transpose_shared_kernel).
 inline constexpr std::size_t bulk_store_min_bytes = std::size_t{32} << 20;
 
-template <auto Kernel, class T>
+template <class T>
 bool bulk_stores_pay(const T* out, const transpose_shape& s) {
   constexpr std::size_t align = 16;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % align == 0 && s.out_pitch * sizeof(T) % align == 0 &&
-                       (s.batch == 1 || s.out_batch_stride * sizeof(T) % align == 0);
-  int device = 0;
-  return s.rows * s.cols * s.batch >= bulk_store_min_bytes / sizeof(T) && aligned &&
-         cudaGetDevice(&device) == cudaSuccess && built_for_sm90<Kernel>(device);
+  return s.rows * s.cols * s.batch >= bulk_store_min_bytes / sizeof(T) &&
+         reinterpret_cast<std::uintptr_t>(out) % align == 0 && s.out_pitch * sizeof(T) % align == 0 &&
+         (s.batch == 1 || s.out_batch_stride * sizeof(T) % align == 0);
 }
 
 }  // namespace detail
@@ -174,7 +173,7 @@ template <transpose_algorithm Algorithm = transpose_algorithm::automatic, class 
     if constexpr (sizeof(T) <= 4) {
       constexpr int pad = 4 / static_cast<int>(sizeof(T));
       if constexpr (sizeof(T) == 4) {
-        if (detail::bulk_stores_pay<detail::transpose_shared_kernel<64, pad, 8, T, 4, true, true>>(out, s)) {
+        if (detail::bulk_stores_pay(out, s)) {
           return detail::launch_transpose_shared<64, pad, 8, 4, true>(in, out, s, stream);
         }
       }

@@ -24,15 +24,14 @@ __device__ __forceinline__ void wait_for_prior_grids() {
 #endif
 }
 
-// Whether Kernel, as loaded on `device`, was built for sm_90 or later: only then does it really
-// wait in wait_for_prior_grids() (or have bulk copies, detail/bulk_copy.cuh). A kernel the driver
-// compiled from older PTX (a binary built without sm_90 code, run on Hopper) has no wait and must
-// start only after its predecessors. Cached per device: cudaFuncGetAttributes costs ~0.7 us, a
-// launch's whole host budget on small inputs.
+// Whether Kernel, as loaded on `device`, was built for sm_90 or later and so really waits in
+// wait_for_prior_grids(). A kernel the driver compiled from older PTX (a binary built without
+// sm_90 code, run on Hopper) has no wait and must start only after its predecessors. Cached per
+// device: cudaFuncGetAttributes costs ~0.7 us, a launch's whole host budget on small inputs.
 template <auto Kernel>
-bool built_for_sm90(int device) {
+bool waits_for_prior_grids(int device) {
   constexpr int max_cached_devices = 64;
-  static std::atomic<signed char> cache[max_cached_devices] = {};  // 1: sm_90+, -1: older, 0: unread
+  static std::atomic<signed char> cache[max_cached_devices] = {};  // 1: waits, -1: does not, 0: unread
   if (device >= 0 && device < max_cached_devices) {
     if (const signed char known = cache[device].load(std::memory_order_relaxed); known != 0) {
       return known > 0;
@@ -42,11 +41,11 @@ bool built_for_sm90(int device) {
   if (cudaFuncGetAttributes(&attributes, Kernel) != cudaSuccess) {
     return false;  // the launch itself reports why
   }
-  const bool sm90 = attributes.ptxVersion >= 90;
+  const bool waits = attributes.ptxVersion >= 90;
   if (device >= 0 && device < max_cached_devices) {
-    cache[device].store(sm90 ? 1 : -1, std::memory_order_relaxed);
+    cache[device].store(waits ? 1 : -1, std::memory_order_relaxed);
   }
-  return sm90;
+  return waits;
 }
 
 // Launches Kernel on `stream` and returns the launch's status. Where the kernel waits for prior
@@ -69,7 +68,7 @@ cudaError_t launch(dim3 grid, dim3 block, cudaStream_t stream, const Args&... ar
 #if !defined(GPUPRIMS_NO_DEPENDENT_LAUNCH)
   int device = 0;
   GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&device));
-  config.numAttrs = built_for_sm90<Kernel>(device) ? 1 : 0;
+  config.numAttrs = waits_for_prior_grids<Kernel>(device) ? 1 : 0;
 #endif
   return cudaLaunchKernelEx(&config, Kernel, args...);
 }

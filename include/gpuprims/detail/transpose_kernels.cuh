@@ -115,8 +115,7 @@ inline constexpr int staged_row_pitch = Tile + 16 / static_cast<int>(sizeof(T));
 // output rows, and writes each row with one bulk copy, which takes the stores off the SM's
 // load/store path. Against the same tile written with ordinary stores this measured +0.5-1.7% at
 // 8192^2 and 16384^2 floats on an H100 (docs/transpose.md). The host checked that every output
-// row of a whole tile starts 16-byte aligned. Edge tiles, and code built for older GPUs (no bulk
-// copies), go through transpose_tile_shared.
+// row of a whole tile starts 16-byte aligned. Edge tiles go through transpose_tile_shared.
 template <int Tile, int Pad, int Rows, class T>
 __device__ __forceinline__ void transpose_tile_bulk_store(T (&tile)[Tile][Tile + Pad],
                                                           T (&staged)[Tile][staged_row_pitch<Tile, T>], const T* in,
@@ -124,7 +123,6 @@ __device__ __forceinline__ void transpose_tile_bulk_store(T (&tile)[Tile][Tile +
                                                           std::size_t rows, std::size_t cols, std::size_t row0,
                                                           std::size_t col0) {
   static_assert(Tile % 32 == 0 && Tile * sizeof(T) % 16 == 0, "bulk copies move multiples of 16 bytes");
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   if (row0 + Tile <= rows && col0 + Tile <= cols) {
     load_whole_tile<Tile, Pad, Rows>(tile, in, in_pitch, row0, col0);
     __syncthreads();
@@ -149,13 +147,14 @@ __device__ __forceinline__ void transpose_tile_bulk_store(T (&tile)[Tile][Tile +
     }
     return;
   }
-#endif
   transpose_tile_shared<Tile, Pad, Rows>(tile, in, in_pitch, out, out_pitch, rows, cols, row0, col0);
 }
 
 // Rungs 2 and 3: the shared tile without and with padding, and the default (BulkStores: whole
-// tiles leave through transpose_tile_bulk_store). Storage is raw bytes because a trivially
-// copyable T may still lack the trivial constructor __shared__ variables need.
+// tiles leave through transpose_tile_bulk_store where the code is built for sm_90 or later; older
+// targets have no bulk copies and compile the ordinary kernel, without the staged rows). Storage
+// is raw bytes because a trivially copyable T may still lack the trivial constructor __shared__
+// variables need.
 // MinBlocks: resident blocks per multiprocessor to keep registers for (the bytes in flight a
 // memory-bound kernel needs come from occupancy); 0 leaves the register count to the compiler.
 template <int Tile, int Pad, int Rows, class T, int MinBlocks = 0, bool Covered = false, bool BulkStores = false>
@@ -164,7 +163,12 @@ __global__ void __launch_bounds__(Tile* Rows, MinBlocks)
   __shared__ alignas(T) unsigned char raw[sizeof(T) * Tile * (Tile + Pad)];
   auto& tile = *reinterpret_cast<T(*)[Tile][Tile + Pad]>(raw);
   wait_for_prior_grids();
-  if constexpr (BulkStores) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  constexpr bool bulk_stores = BulkStores;
+#else
+  constexpr bool bulk_stores = false;
+#endif
+  if constexpr (bulk_stores) {
     __shared__ alignas(16) unsigned char staged_raw[sizeof(T) * Tile * staged_row_pitch<Tile, T>];
     auto& staged = *reinterpret_cast<T(*)[Tile][staged_row_pitch<Tile, T>]>(staged_raw);
     for_each_tile<Covered>(s, Tile, Tile, [&](std::size_t b, std::size_t row0, std::size_t col0) {
