@@ -2,7 +2,9 @@
 // orders, cache hints, 16-byte accesses, a persistent double-buffered kernel, bulk copies through
 // the copy engine). Not part of the build:
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I../../include -o variants variants.cu -lcublas
-//   ./variants [reduce|transpose|all|bulk]   (bulk: the bulk-copy (TMA) transposes and the baselines)
+//   ./variants [reduce|transpose|all|bulk|direct]   (bulk: the bulk-copy (TMA) transposes and the
+//   baselines; direct: warps that stage output rows straight from their loads, and tiles moved
+//   without transposing them)
 // Prints per-launch times (harness-like batches of ~100 us) and GB/s, with cuBLAS, cudaMemcpyAsync
 // and CUB in the same run. Each transpose variant is checked against gpuprims::transpose first.
 #include <gpuprims/reduce.cuh>
@@ -404,26 +406,76 @@ __global__ void __launch_bounds__(NT) xpose_bulk(const float* __restrict__ in, f
   }
 }
 
+// The tile a block takes, for the block orders of xpose_rs and xpose_move: 0 tile columns fastest,
+// 1 tile rows fastest (the library's), 100 + W bands of W tile columns walked row by row, 200 + K
+// K x K groups of tiles (tile rows fastest inside a group and between groups), 300 + H bands of H
+// tile rows walked column by column. What differs is the shape of the set of tiles in flight
+// together (about 528 on an H100): how long a run of each input row and each output row it reads
+// and writes.
+template <int Order>
+__device__ __forceinline__ void tile_of_block(int tiles_y, int tiles_x, int& by, int& bx) {
+  const int b = blockIdx.x;
+  if constexpr (Order == 0) {
+    by = b / tiles_x, bx = b % tiles_x;
+  } else if constexpr (Order == 1) {
+    by = b % tiles_y, bx = b / tiles_y;
+  } else if constexpr (Order < 200) {
+    constexpr int W = Order - 100;
+    const int band = b / (W * tiles_y), rem = b % (W * tiles_y);
+    by = rem / W, bx = band * W + rem % W;
+  } else if constexpr (Order < 300) {
+    constexpr int K = Order - 200;
+    const int g = b / (K * K), in = b % (K * K), groups_y = tiles_y / K;
+    by = g % groups_y * K + in % K, bx = g / groups_y * K + in / K;
+  } else {
+    constexpr int H = Order - 300;
+    const int band = b / (H * tiles_x), rem = b % (H * tiles_x);
+    bx = rem / H, by = band * H + rem % H;
+  }
+}
+
+// Loads that ask L2 to fetch Pf bytes around the sector missed (0: no prefetch size given, as the
+// compiler emits): whether the tile rows, 256 bytes each, read down a strip, come from DRAM better
+// as one request.
+template <int Pf>
+__device__ __forceinline__ float ld_prefetch(const float* p) {
+  if constexpr (Pf == 0) {
+    return __ldg(p);
+  } else {
+    float v;
+    if constexpr (Pf == 128) {
+      asm("ld.global.nc.L2::128B.f32 %0, [%1];" : "=f"(v) : "l"(__cvta_generic_to_global(p)));
+    } else {
+      static_assert(Pf == 256, "");
+      asm("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(v) : "l"(__cvta_generic_to_global(p)));
+    }
+    return v;
+  }
+}
+
 // The library's loads (registers, 64 x 64 tile, 8 elements a thread) with the bulk stores of
 // xpose_bulk<.., 2>: each warp copies whole tile columns from the padded tile into output-row
 // order (pitch TH + 4, 16-byte aligned rows) and bulk-copies them out itself. Order 1: tile rows
 // first (as the library), 0: tile columns first; Hint: evict-first L2 policy on the bulk stores;
-// Copy: the tile stored back untransposed through the same bulk stores (the ceiling).
-template <int TH, int TW, int NT, int MinB, int Order = 1, bool Hint = false, bool Copy = false>
+// Copy: the tile stored back untransposed through the same bulk stores (the ceiling); with Move,
+// its rows stored untransposed at the transposed tile's place (square tiles: the transpose's DRAM
+// pattern and the same instructions, with a row copy in place of the column gather).
+template <int TH, int TW, int NT, int MinB, int Order = 1, bool Hint = false, bool Copy = false, bool Move = false,
+          int Pf = 0>
 __global__ void __launch_bounds__(NT, MinB) xpose_rs(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   static_assert(TH % 32 == 0 && NT % TW == 0, "");
   extern __shared__ __align__(128) float smem[];
   constexpr int P = TW + 1, Q = TH + 4, NW = NT / 32, L = TH * TW / NT;
   float* t = smem + TH * P;
-  const int tiles_y = rows / TH, tiles_x = cols / TW;
-  const size_t r0 = size_t(Order ? blockIdx.x % tiles_y : blockIdx.x / tiles_x) * TH;
-  const size_t c0 = size_t(Order ? blockIdx.x / tiles_y : blockIdx.x % tiles_x) * TW;
+  int by, bx;
+  tile_of_block<Order>(rows / TH, cols / TW, by, bx);
+  const size_t r0 = size_t(by) * TH, c0 = size_t(bx) * TW;
   const int lr = threadIdx.x / TW, lc = threadIdx.x % TW, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const float* src = in + (r0 + lr) * cols + c0 + lc;
   gpuprims::detail::wait_for_prior_grids();
   float v[L];
 #pragma unroll
-  for (int j = 0; j < L; ++j) v[j] = src[size_t(j) * (NT / TW) * cols];
+  for (int j = 0; j < L; ++j) v[j] = ld_prefetch<Pf>(src + size_t(j) * (NT / TW) * cols);
 #pragma unroll
   for (int j = 0; j < L; ++j) smem[(lr + j * (NT / TW)) * P + lc] = v[j];
   __syncthreads();
@@ -438,7 +490,8 @@ __global__ void __launch_bounds__(NT, MinB) xpose_rs(const float* __restrict__ i
     if (lane < (TH + NW - 1 - warp) / NW) {
       const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(t + r * (TW + 4)));
       asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
-                   ::"l"(out + (r0 + r) * cols + c0), "r"(sa), "r"(TW * 4) : "memory");
+                   ::"l"(Move ? out + (c0 + r) * rows + r0 : out + (r0 + r) * cols + c0), "r"(sa), "r"(TW * 4)
+                   : "memory");
       asm volatile("cp.async.bulk.commit_group;" ::: "memory");
       asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
     }
@@ -467,10 +520,96 @@ __global__ void __launch_bounds__(NT, MinB) xpose_rs(const float* __restrict__ i
   }
 }
 
+// Each warp moves a WR x 8 patch of the input on its own: 8 columns (32 bytes: one sector of each
+// input row) of WR rows, V floats per load, so a warp's load covers 32 / (8 / V) rows of 32 bytes.
+// Lanes write their elements straight into the warp's staged output rows (pitch WR + 4 floats:
+// 16-byte aligned rows, and the lanes of one store fall on 32 different banks for V = 1, 2, 4),
+// then 8 lanes bulk-store one output row piece of WR floats each. No gather pass through a padded
+// tile and no block-wide barrier. Block: NT / 32 warps, TW / 8 of them across a tile of TW
+// columns; consecutive blocks walk down the tile rows (the library's order).
+template <int WR, int V, int TW, int NT>
+__global__ void __launch_bounds__(NT, 2048 / NT) xpose_direct(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  constexpr int NW = NT / 32, WX = TW / 8, TH = WR * (NW / WX);
+  constexpr int LC = 8 / V, LR = 32 / LC, L = WR / LR, P = WR + 4;
+  static_assert(NW % WX == 0 && WR % LR == 0 && WR % 32 == 0, "");
+  extern __shared__ __align__(128) float smem[];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float* staged = smem + warp * 8 * P;
+  const int tiles_y = rows / TH;
+  const size_t r0 = size_t(blockIdx.x % tiles_y) * TH + (warp / WX) * WR;
+  const size_t c0 = size_t(blockIdx.x / tiles_y) * TW + (warp % WX) * 8;
+  const int lc = lane % LC, lr = lane / LC;
+  const float* src = in + (r0 + lr) * cols + c0 + lc * V;
+  gpuprims::detail::wait_for_prior_grids();
+  if constexpr (V == 1) {
+    float v[L];
+#pragma unroll
+    for (int j = 0; j < L; ++j) v[j] = src[size_t(j) * LR * cols];
+#pragma unroll
+    for (int j = 0; j < L; ++j) staged[lc * P + lr + j * LR] = v[j];
+  } else if constexpr (V == 2) {
+    float2 v[L];
+#pragma unroll
+    for (int j = 0; j < L; ++j) v[j] = *reinterpret_cast<const float2*>(src + size_t(j) * LR * cols);
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+      staged[(2 * lc) * P + lr + j * LR] = v[j].x;
+      staged[(2 * lc + 1) * P + lr + j * LR] = v[j].y;
+    }
+  } else {
+    float4 v[L];
+#pragma unroll
+    for (int j = 0; j < L; ++j) v[j] = *reinterpret_cast<const float4*>(src + size_t(j) * LR * cols);
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+      staged[(4 * lc) * P + lr + j * LR] = v[j].x;
+      staged[(4 * lc + 1) * P + lr + j * LR] = v[j].y;
+      staged[(4 * lc + 2) * P + lr + j * LR] = v[j].z;
+      staged[(4 * lc + 3) * P + lr + j * LR] = v[j].w;
+    }
+  }
+  gpuprims::detail::fence_shared_for_bulk_copies();
+  __syncwarp();
+  if (lane < 8) {
+    gpuprims::detail::bulk_store(out + (c0 + lane) * rows + r0, staged + lane * P, WR * 4);
+    gpuprims::detail::wait_bulk_store_reads();
+  }
+}
+
+// Where the loss of a transpose against a copy comes from: 64 x 64 tiles through registers only,
+// rows-first block order unless told, each tile row stored as it was read, either back in its place (Move
+// false: a tiled copy) or at the transposed tile's place (Move true: the DRAM pattern of a
+// transpose, at 256-byte granularity, with no transposing inside the tile).
+template <bool Move, int Pf = 0, int Order = 1>
+__global__ void __launch_bounds__(512, 4) xpose_move(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  int by, bx;
+  tile_of_block<Order>(rows / 64, cols / 64, by, bx);
+  const size_t r0 = size_t(by) * 64, c0 = size_t(bx) * 64;
+  const int lr = threadIdx.x / 64, lc = threadIdx.x % 64;
+  const float* src = in + (r0 + lr) * cols + c0 + lc;
+  float* dst = Move ? out + (c0 + lr) * rows + r0 + lc : out + (r0 + lr) * cols + c0 + lc;
+  const size_t dst_step = size_t(8) * (Move ? rows : cols);
+  float v[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) v[j] = ld_prefetch<Pf>(src + size_t(j) * 8 * cols);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) dst[j * dst_step] = v[j];
+}
+
+// The expected output of xpose_move<true> for square matrices.
+__global__ void tilemove_ref(const float* in, float* out, int dim) {
+  const size_t n = size_t(dim) * dim;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const size_t r = i / dim, c = i % dim;
+    out[(c / 64 * 64 + r % 64) * dim + r / 64 * 64 + c % 64] = in[i];
+  }
+}
+
 struct variant {
   std::string name;
   std::function<void(const float*, float*, int, int, cudaStream_t)> run;
   bool copy = false;
+  bool moved = false;  // checked against tilemove_ref
 };
 
 template <int TH, int TW, int NT, int Order, int Hint, bool Copy = false>
@@ -516,14 +655,34 @@ variant make_bulk(const char* name) {
           }};
 }
 
-template <int TH, int TW, int NT, int MinB, int Order = 1, bool Hint = false, bool Copy = false>
+template <int TH, int TW, int NT, int MinB, int Order = 1, bool Hint = false, bool Copy = false, bool Move = false,
+          int Pf = 0>
 variant make_rs(const char* name) {
-  auto k = xpose_rs<TH, TW, NT, MinB, Order, Hint, Copy>;
+  static_assert(!Move || (Copy && TH == TW), "");
+  auto k = xpose_rs<TH, TW, NT, MinB, Order, Hint, Copy, Move, Pf>;
   const size_t smem = size_t(TH) * (TW + 1) * 4 + size_t(TW + 4) * (TH + 4) * 4;
   CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   return {name, [=](const float* in, float* out, int rows, int cols, cudaStream_t s) {
             launch_ex(false, k, dim3((rows / TH) * (cols / TW)), dim3(NT), smem, s, in, out, rows, cols);
-          }, Copy};
+          }, Copy && !Move, Move};
+}
+
+template <int WR, int V, int TW, int NT>
+variant make_direct(const char* name) {
+  auto k = xpose_direct<WR, V, TW, NT>;
+  constexpr int TH = WR * (NT / 32 / (TW / 8));
+  const size_t smem = size_t(NT / 32) * 8 * (WR + 4) * 4;
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  return {name, [=](const float* in, float* out, int rows, int cols, cudaStream_t s) {
+            launch_ex(false, k, dim3((rows / TH) * (cols / TW)), dim3(NT), smem, s, in, out, rows, cols);
+          }};
+}
+
+template <bool Move, int Pf = 0, int Order = 1>
+variant make_move(const char* name) {
+  return {name, [](const float* in, float* out, int rows, int cols, cudaStream_t s) {
+            launch_ex(false, xpose_move<Move, Pf, Order>, dim3((rows / 64) * (cols / 64)), dim3(512), 0, s, in, out, rows, cols);
+          }, !Move, Move};
 }
 
 static void transpose_section(const std::string& which) {
@@ -547,7 +706,43 @@ static void transpose_section(const std::string& which) {
                 }, true});
   // The access pattern alone: the same tiles stored untransposed (the ceiling for any tiling).
   vs.push_back(make_x<64, 64, 512, 0, 0, true>("tiledcopy64x64", false));
-  if (which == "bulk") {
+  if (which == "direct") {
+    vs.push_back(make_rs<64, 64, 512, 4>("rs64_nt512"));
+    vs.push_back(make_rs<64, 64, 512, 4, 1, false, true>("rs64_copy"));
+    vs.push_back(make_rs<64, 64, 512, 4, 0, false, true>("rs64_copy_o0"));
+    vs.push_back(make_rs<64, 64, 512, 4, 1, false, true, true>("rs64_move"));
+    vs.push_back(make_rs<64, 64, 512, 4, 0, false, true, true>("rs64_move_o0"));
+    vs.push_back(make_move<false>("regcopy64_o1"));
+    vs.push_back(make_move<true>("regmove64_o1"));
+    vs.push_back(make_move<true, 256>("regmove64_pf256"));
+    vs.push_back(make_rs<64, 64, 512, 4, 1, false, false, false, 128>("rs64_pf128"));
+    vs.push_back(make_rs<64, 64, 512, 4, 1, false, false, false, 256>("rs64_pf256"));
+    vs.push_back(make_rs<64, 64, 512, 4, 0, false, false, false, 256>("rs64_o0_pf256"));
+    // The shape of the set of tiles in flight (tile_of_block).
+    vs.push_back(make_rs<64, 64, 512, 4, 0>("rs64_o0"));
+    vs.push_back(make_rs<64, 64, 512, 4, 108>("rs64_band8"));
+    vs.push_back(make_rs<64, 64, 512, 4, 116>("rs64_band16"));
+    vs.push_back(make_rs<64, 64, 512, 4, 132>("rs64_band32"));
+    vs.push_back(make_rs<64, 64, 512, 4, 208>("rs64_group8"));
+    vs.push_back(make_rs<64, 64, 512, 4, 216>("rs64_group16"));
+    vs.push_back(make_rs<64, 64, 512, 4, 232>("rs64_group32"));
+    vs.push_back(make_rs<64, 64, 512, 4, 316>("rs64_rowband16"));
+    vs.push_back(make_rs<64, 64, 512, 4, 332>("rs64_rowband32"));
+    vs.push_back(make_move<true, 0, 116>("regmove_band16"));
+    vs.push_back(make_move<true, 0, 216>("regmove_group16"));
+    vs.push_back(make_move<true, 0, 316>("regmove_rowband16"));
+    vs.push_back(make_direct<64, 1, 64, 512>("d64_v1_64c_512"));
+    vs.push_back(make_direct<64, 2, 64, 512>("d64_v2_64c_512"));
+    vs.push_back(make_direct<64, 4, 64, 512>("d64_v4_64c_512"));
+    vs.push_back(make_direct<64, 1, 64, 256>("d64_v1_64c_256"));
+    vs.push_back(make_direct<64, 4, 64, 256>("d64_v4_64c_256"));
+    vs.push_back(make_direct<32, 1, 64, 256>("d32_v1_64c_256"));
+    vs.push_back(make_direct<32, 4, 64, 512>("d32_v4_64c_512"));
+    vs.push_back(make_direct<128, 4, 64, 512>("d128_v4_64c_512"));
+    vs.push_back(make_direct<128, 1, 64, 256>("d128_v1_64c_256"));
+    vs.push_back(make_direct<64, 4, 128, 512>("d64_v4_128c_512"));
+    vs.push_back(make_direct<64, 1, 32, 128>("d64_v1_32c_128"));
+  } else if (which == "bulk") {
     vs.push_back(make_x<64, 64, 512, 1, 0>("o1_64x64"));
     vs.push_back(make_rs<64, 64, 512, 4>("rs64_nt512"));
     vs.push_back(make_rs<64, 64, 512, 4, 0>("rs64_o0"));
@@ -622,14 +817,16 @@ static void transpose_section(const std::string& which) {
   }
   for (int dim : {8192, 16384}) {
     const size_t n = size_t(dim) * dim;
-    float *in, *out, *ref;
+    float *in, *out, *ref, *moved;
     unsigned long long* bad;
     CK(cudaMalloc(&in, n * 4));
     CK(cudaMalloc(&out, n * 4));
     CK(cudaMalloc(&ref, n * 4));
+    CK(cudaMalloc(&moved, n * 4));
     CK(cudaMalloc(&bad, 8));
     fill<<<4096, 256>>>(in, n, dim);
     CK(gpuprims::transpose(in, ref, dim, dim, cudaStream_t{0}));
+    tilemove_ref<<<4096, 256>>>(in, moved, dim);
     CK(cudaDeviceSynchronize());
     std::printf("\n== transpose float %dx%d (GB/s of 2 x %zu MiB) ==\n", dim, dim, n * 4 >> 20);
     for (auto& v : vs) {
@@ -637,7 +834,7 @@ static void transpose_section(const std::string& which) {
       v.run(in, out, dim, dim, 0);
       CK(cudaGetLastError());
       CK(cudaMemset(bad, 0, 8));
-      count_diff<<<4096, 256>>>(out, v.copy ? in : ref, n, bad);
+      count_diff<<<4096, 256>>>(out, v.copy ? in : v.moved ? moved : ref, n, bad);
       unsigned long long b = 0;
       CK(cudaMemcpy(&b, bad, 8, cudaMemcpyDeviceToHost));
       if (b) std::printf("%-16s WRONG: %llu mismatches\n", v.name.c_str(), b);
@@ -665,6 +862,7 @@ static void transpose_section(const std::string& which) {
     CK(cudaFree(in));
     CK(cudaFree(out));
     CK(cudaFree(ref));
+    CK(cudaFree(moved));
     CK(cudaFree(bad));
   }
   cublasDestroy(h);
@@ -691,5 +889,6 @@ int main(int argc, char** argv) {
   if (what == "all" || what == "reduce") reduce_section();
   if (what == "all" || what == "transpose") transpose_section("all");
   if (what == "bulk") transpose_section("bulk");
+  if (what == "direct") transpose_section("direct");
   return 0;
 }
