@@ -71,7 +71,7 @@ cudaError_t run_tile64(const T* in, T* out, const shape& s, cudaStream_t stream)
                                                                                                          stream);
 }
 
-// What a transpose can reach on a GPU, as opposed to a copy: the default's 64 x 64 float tiles, the
+// What a tiled transpose can reach, as opposed to a copy: the default's 64 x 64 float tiles, the
 // same block order, loads and bulk stores, but each tile stored at the transposed tile's place
 // without being transposed (its row i becomes output row col0 + i, so no gather through a padded
 // tile). At 256-byte granularity it reads and writes the same addresses in the same order as the
