@@ -457,7 +457,7 @@ __device__ __forceinline__ float ld_prefetch(const float* p) {
 // xpose_bulk<.., 2>: each warp copies whole tile columns from the padded tile into output-row
 // order (pitch TH + 4, 16-byte aligned rows) and bulk-copies them out itself. Order 1: tile rows
 // first (as the library), 0: tile columns first; Hint: evict-first L2 policy on the bulk stores;
-// Copy: the tile stored back untransposed through the same bulk stores (the ceiling); with Move,
+// Copy: the tile stored back untransposed through the same bulk stores (a tiled copy); with Move,
 // its rows stored untransposed at the transposed tile's place (square tiles: the transpose's DRAM
 // pattern and the same instructions, with a row copy in place of the column gather).
 template <int TH, int TW, int NT, int MinB, int Order = 1, bool Hint = false, bool Copy = false, bool Move = false,
@@ -704,7 +704,8 @@ static void transpose_section(const std::string& which) {
   vs.push_back({"lib_copy", [](const float* in, float* out, int rows, int cols, cudaStream_t s) {
                   CK(gpuprims::copy(in, out, size_t(rows) * cols, s));
                 }, true});
-  // The access pattern alone: the same tiles stored untransposed (the ceiling for any tiling).
+  // The same tiles stored untransposed in place: a tiled copy, whose order of DRAM accesses no
+  // transpose has (docs/transpose.md, "Where the last percent goes").
   vs.push_back(make_x<64, 64, 512, 0, 0, true>("tiledcopy64x64", false));
   if (which == "direct") {
     vs.push_back(make_rs<64, 64, 512, 4>("rs64_nt512"));
