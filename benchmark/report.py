@@ -128,6 +128,7 @@ def main():
     ap = argparse.ArgumentParser(description="gpuprims_bench JSON -> markdown table and plots")
     ap.add_argument("json")
     ap.add_argument("--out", default=".")
+    ap.add_argument("--quiet", action="store_true", help="say where the report went instead of printing it")
     args = ap.parse_args()
     context, rows = load(args.json)
     if not rows:
@@ -150,7 +151,11 @@ def main():
     report = "\n".join(parts)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
         f.write(report)
-    print(report)
+    if args.quiet:
+        plots = sum(1 for family in families if os.path.exists(os.path.join(args.out, f"{family}.png")))
+        print(f"report: {os.path.join(args.out, 'report.md')} ({len(families)} families, {plots} plots)")
+    else:
+        print(report)
     return 0
 
 

@@ -7,9 +7,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <functional>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,9 +17,16 @@ namespace gpuprims::bench {
 
 // Options every family registers with.
 struct options {
-  double min_time = 0;   // seconds of timed launches per benchmark; 0: Google Benchmark's default
-  bool profile = false;  // --profile: one launch per benchmark inside cudaProfilerStart/Stop, untimed
+  double min_time = 0;  // seconds of timed launches per benchmark; 0: Google Benchmark's default
+  bool profile =
+      false;  // --profile: one launch per benchmark inside cudaProfilerStart/Stop, untimed
+  bool full =
+      false;  // --full: every rung, size and study; otherwise the defaults and their baselines
 };
+
+// What a benchmark is to the reports: the primitive's default (the summary compares it), a baseline
+// (CUB, cuBLAS, cudaMemcpyAsync: the ratios divide by the best one), or any other variant.
+enum class role { variant, baseline, default_ };
 
 // Set by main() for --profile (scripts/profile.sh runs the binary under Nsight Compute with
 // --profile-from-start off, so only the launches between cudaProfilerStart/Stop are measured:
@@ -129,7 +136,9 @@ void time_launches(benchmark::State& state, std::size_t bytes, Launch launch) {
   }
   if (status == cudaSuccess && cudaEventElapsedTime(&warm_ms, start, stop) == cudaSuccess) {
     const double per_launch_us = warm_ms * 1e3 / 3;
-    batch = per_launch_us >= 100 ? 1 : static_cast<int>(100 / (per_launch_us > 0.5 ? per_launch_us : 0.5));
+    batch = per_launch_us >= 100
+                ? 1
+                : static_cast<int>(100 / (per_launch_us > 0.5 ? per_launch_us : 0.5));
   }
   std::vector<double> seconds;
   if (status == cudaSuccess) {
@@ -164,30 +173,70 @@ void time_launches(benchmark::State& state, std::size_t bytes, Launch launch) {
   state.counters["peak_pct"] = 100.0 * bytes / median / peak_bytes_per_second();
 }
 
-// Registers `fn(state)` as "<family>/<variant>" with one run per argument, manual time, microseconds.
-// Baselines carry the label "baseline" so reports can compute ratios within a run.
-template <class Fn>
-benchmark::internal::Benchmark* add(const options& opt, const std::string& family, const std::string& variant,
-                                    bool baseline, Fn fn) {
-  const std::string name = family + "/" + variant;
-  auto* b = benchmark::RegisterBenchmark(name.c_str(), [fn, baseline](benchmark::State& state) {
-    fn(state);
-    if (baseline) {
-      state.SetLabel("baseline");
-    }
-  });
-  b->UseManualTime()->Unit(benchmark::kMicrosecond);
-  if (opt.profile) {
-    return b->Iterations(1);
+// Skips the benchmark with the CUDA error's text when `status` is one.
+inline void skip_on_error(benchmark::State& state, cudaError_t status) {
+  if (status != cudaSuccess) {
+    state.SkipWithError(cudaGetErrorString(status));
   }
-  return opt.min_time > 0 ? b->MinTime(opt.min_time) : b;
 }
 
-// Family registration functions, one per benchmark source.
+// The benchmarks registered so far, by full name (for the progress count).
+inline std::vector<std::string>& registered_names() {
+  static std::vector<std::string> names;
+  return names;
+}
+
+using arg_list = std::vector<std::vector<std::int64_t>>;
+
+// Registers `fn(state)` as "<family>/<variant>/<name>:<value>..." with one run per entry of `args`,
+// manual time, microseconds. The role goes into the label ("baseline", "default") so that reports
+// compute ratios within a run.
+template <class Fn>
+void add(const options& opt, const std::string& family, const std::string& variant, role r, Fn fn,
+         const arg_list& args, const std::vector<std::string>& arg_names) {
+  const std::string name = family + "/" + variant;
+  const char* label = r == role::baseline ? "baseline" : r == role::default_ ? "default" : "";
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), [fn, label](benchmark::State& state) {
+    fn(state);
+    if (*label != '\0') {
+      state.SetLabel(label);
+    }
+  });
+  b->UseManualTime()->Unit(benchmark::kMicrosecond)->ArgNames(arg_names);
+  for (const auto& a : args) {
+    b->Args(a);
+    std::string full = name;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      full += "/" + arg_names[i] + ":" + std::to_string(a[i]);
+    }
+    registered_names().push_back(full);
+  }
+  if (opt.profile) {
+    b->Iterations(1);
+  } else if (opt.min_time > 0) {
+    b->MinTime(opt.min_time);
+  }
+}
+
+// One argument per run: {{a}, {b}, ...}.
+inline arg_list each(const std::vector<std::int64_t>& values) {
+  arg_list out;
+  for (std::int64_t v : values) {
+    out.push_back({v});
+  }
+  return out;
+}
+
+// Family registration functions, one per benchmark source (benchmark/<level>/<primitive>.cu).
 void register_copy(const options& opt);
 void register_transpose(const options& opt);
 void register_reduce(const options& opt);
 void register_stencil(const options& opt);
+void register_block_reduce(const options& opt);
+void register_transpose_ladder(const options& opt);
+void register_reduce_ladder(const options& opt);
+void register_stencil_ladder(const options& opt);
 void register_memory_access(const options& opt);
+void register_transpose_placement(const options& opt);
 
 }  // namespace gpuprims::bench

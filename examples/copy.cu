@@ -2,19 +2,11 @@
 // between buffers offset by 3 floats still moves 16-byte vectors after peeling the first element.
 #include <gpuprims/copy.cuh>
 
+#include "example_check.cuh"
+
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK(expr)                                                                   \
-  do {                                                                                \
-    const cudaError_t status = (expr);                                                \
-    if (status != cudaSuccess) {                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,              \
-                   cudaGetErrorString(status));                                       \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 int main() {
   const std::size_t n = (std::size_t{1} << 24) + 5;  // not a multiple of any vector width

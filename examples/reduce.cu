@@ -2,19 +2,11 @@
 // allocated once and reused.
 #include <gpuprims/reduce.cuh>
 
+#include "example_check.cuh"
+
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK(expr)                                                                   \
-  do {                                                                                \
-    const cudaError_t status = (expr);                                                \
-    if (status != cudaSuccess) {                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,              \
-                   cudaGetErrorString(status));                                       \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 int main() {
   const std::size_t n = (std::size_t{1} << 24) + 3;
@@ -37,7 +29,7 @@ int main() {
   CHECK(cudaMemset(workspace, 0, bytes));  // once; every call leaves it ready for the next
 
   for (int i = 0; i < 3; ++i) {  // int items summed into long long, no overflow
-    CHECK(gpuprims::reduce(in, n, sum, 0, gpuprims::plus<long long>{}, workspace, bytes));
+    CHECK(gpuprims::reduce(in, sum, n, 0, gpuprims::plus<long long>{}, workspace, bytes));
   }
   long long got = 0;
   CHECK(cudaMemcpy(&got, sum, sizeof(got), cudaMemcpyDeviceToHost));

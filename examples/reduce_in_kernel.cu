@@ -2,20 +2,12 @@
 // the block, with the partial last tile of each row handled by num_valid.
 #include <gpuprims/reduce.cuh>
 
+#include "example_check.cuh"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK(expr)                                                                   \
-  do {                                                                                \
-    const cudaError_t status = (expr);                                                \
-    if (status != cudaSuccess) {                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,              \
-                   cudaGetErrorString(status));                                       \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 constexpr int block = 256;
 

@@ -1,25 +1,19 @@
 // gpuprims::transpose from the host, and tiled_transpose from a user kernel, on the same matrix.
 #include <gpuprims/transpose.cuh>
 
+#include "example_check.cuh"
+
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(expr)                                                                   \
-  do {                                                                                \
-    const cudaError_t status = (expr);                                                \
-    if (status != cudaSuccess) {                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,              \
-                   cudaGetErrorString(status));                                       \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+using tile_t =
+    gpuprims::tiled_transpose<32, 1, float>;  // blocks of 32 x 8 threads, 4 elements each
 
-// One block per 32 x 32 tile: the same work gpuprims::transpose launches, inside your own kernel.
+// One block per 32 x 32 tile: the work gpuprims::transpose launches, inside your own kernel.
 __global__ void my_transpose(const float* in, float* out, std::size_t rows, std::size_t cols) {
-  using tile_t = gpuprims::tiled_transpose<32, 1>;
-  __shared__ tile_t::storage<float> tile;
-  tile_t::transpose_tile(tile, in, cols, out, rows, rows, cols, blockIdx.y * std::size_t{32},
+  __shared__ tile_t::storage tile;
+  tile_t(tile).transpose(in, cols, out, rows, rows, cols, blockIdx.y * std::size_t{32},
                          blockIdx.x * std::size_t{32});
 }
 
@@ -37,7 +31,7 @@ int main() {
 
   CHECK(gpuprims::transpose(in, out, rows, cols));
   const dim3 grid((cols + 31) / 32, (rows + 31) / 32);
-  my_transpose<<<grid, dim3(gpuprims::tiled_transpose<32, 1>::block_x, gpuprims::tiled_transpose<32, 1>::block_y)>>>(in, mine, rows, cols);
+  my_transpose<<<grid, dim3(tile_t::block_x, tile_t::block_y)>>>(in, mine, rows, cols);
   CHECK(cudaGetLastError());
 
   std::vector<float> a(host.size()), b(host.size());

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # profile.sh [OUTDIR] [BENCHMARK_FILTER]: the hardware counters behind each optimisation claim, on
-# this machine's GPU. Runs gpuprims_bench --profile (one untimed launch per benchmark) under Nsight
+# this machine's GPU. Runs gpuprims_bench --full --profile (one untimed launch per benchmark) under Nsight
 # Compute with --clock-control none, then writes OUTDIR/counters.csv (every kernel launch, every
 # counter) and OUTDIR/<primitive>.csv + .md per primitive (scripts/profile_report.py).
 # Needs ncu and a CUDA GPU; builds build/default if the benchmark binary is missing (GPUPRIMS_BENCH
@@ -47,7 +47,7 @@ extra=(
 profile() {
   ncu --clock-control none --profile-from-start off --metrics "$(printf '%s\n' "$@" | paste -sd, -)" \
       --export "$out/counters" --force-overwrite \
-      "$bench" --profile --benchmark_filter="$filter" >"$out/stdout.log" 2>"$out/stderr.log"
+      "$bench" --full --profile --benchmark_filter="$filter" >"$out/stdout.log" 2>"$out/stderr.log"
 }
 # The extra counters have other names on some ncu versions: without them the rest still comes.
 profile "${metrics[@]}" "${extra[@]}" || profile "${metrics[@]}"

@@ -21,13 +21,15 @@ int main() {
   }
   float *in = nullptr, *out = nullptr;
   int* marks = nullptr;
-  if (cudaMalloc(&in, n * sizeof(float)) != cudaSuccess || cudaMalloc(&out, n * sizeof(float)) != cudaSuccess ||
+  if (cudaMalloc(&in, n * sizeof(float)) != cudaSuccess ||
+      cudaMalloc(&out, n * sizeof(float)) != cudaSuccess ||
       cudaMalloc(&marks, n * sizeof(int)) != cudaSuccess) {
     std::fprintf(stderr, "cudaMalloc failed\n");
     return 1;
   }
   cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  cudaMemset(out, 0xFF, n * sizeof(float));  // NaN poison: an unwritten element cannot compare equal
+  cudaMemset(out, 0xFF,
+             n * sizeof(float));  // NaN poison: an unwritten element cannot compare equal
   const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
   copy_and_mark<<<blocks, 256>>>(in, out, marks, n);
   if (cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {

@@ -1,4 +1,4 @@
-// Umbrella header: every gpuprims primitive.
+// Umbrella header: every gpuprims primitive (the teaching rungs are in <gpuprims/ladder/...>).
 #pragma once
 
 #include <gpuprims/copy.cuh>

@@ -1,5 +1,6 @@
-// Codegen checks for vector_copy (see check_sass.py): the widths the reference notes read in SASS.
-#include <gpuprims/copy.cuh>
+// Codegen checks for the copy (see check_sass.py): the widths the reference notes read in SASS.
+#include <gpuprims/block/copy.cuh>
+#include <gpuprims/device/copy.cuh>
 
 #include <cuda_fp16.h>
 
@@ -35,17 +36,16 @@ extern "C" __global__ void copy_int8_n16(const std::int8_t* in, std::int8_t* out
 // sass: ^copy_(float_n4|double_n2|int8_n16)$ has LDG\.E\.128
 // sass: ^copy_(float_n4|double_n2|int8_n16)$ has STG\.E\.128
 
-// The kernels behind the host launchers, as they instantiate them.
-template __global__ void gpuprims::detail::vector_copy_kernel<1, 1, 256, float>(const float*, float*, std::size_t);
-template __global__ void gpuprims::detail::vector_copy_kernel<4, 1, 256, float>(const float*, float*, std::size_t);
-template __global__ void gpuprims::detail::vector_copy_kernel<4, 4, 256, float>(const float*, float*, std::size_t);
-template __global__ void gpuprims::detail::copy_aligned_bytes_kernel<1, 256>(const unsigned char*, unsigned char*, std::size_t);
-template __global__ void gpuprims::detail::copy_aligned_bytes_kernel<4, 256>(const unsigned char*, unsigned char*, std::size_t);
-template __global__ void gpuprims::detail::copy_skewed_kernel<0, 1, 256>(const unsigned char*, unsigned char*, std::size_t, unsigned int);
-template __global__ void gpuprims::detail::copy_skewed_kernel<3, 4, 256>(const unsigned char*, unsigned char*, std::size_t, unsigned int);
+// The kernels behind the host launchers, instantiated by calling them.
+void launchers(const float* f, float* g, const unsigned char* b, unsigned char* c) {
+  (void)gpuprims::copy_vectorized<1>(f, g, 0);
+  (void)gpuprims::copy_vectorized<4>(f, g, 0);
+  (void)gpuprims::copy(b, c, 0);
+}
 
-// sass: vector_copy_kernel<4, 4, 256, float> has LDG\.E\.128
-// sass: copy_aligned_bytes_kernel<1, 256> has STG\.E\.128
+// sass: vector_copy_kernel<gpuprims::copy_tuning, 4, true, float> has LDG\.E\.128
+// sass: vector_copy_kernel<gpuprims::copy_tuning, 1, false, float> lacks [LS]TG\.E\.(64|128)
+// sass: copy_aligned_bytes_kernel<gpuprims::copy_tuning, false> has STG\.E\.128
 // Mutually misaligned pointers still get 16-byte loads and stores, assembled with funnel shifts.
 // sass: copy_skewed_kernel has LDG\.E\.128
 // sass: copy_skewed_kernel has STG\.E\.128
@@ -53,7 +53,7 @@ template __global__ void gpuprims::detail::copy_skewed_kernel<3, 4, 256>(const u
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
 // and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
-// blocks), see detail/dependent_launch.cuh; the device templates called from users' kernels do neither.
-// sass: detail::[a-z_]*_kernel< has ACQBULK
+// blocks), see detail/launch.cuh; the device templates called from users' kernels do neither.
+// sass: detail::(vector_copy|copy_aligned_bytes|copy_skewed)_kernel< has ACQBULK
 // sass: detail::[a-z_]*_kernel< lacks PREEXIT
 // sass: ^copy_ lacks ACQBULK|PREEXIT

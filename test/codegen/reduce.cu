@@ -1,5 +1,8 @@
 // Codegen checks for the reductions (see check_sass.py).
-#include <gpuprims/reduce.cuh>
+#include <gpuprims/block/reduce.cuh>
+#include <gpuprims/device/reduce.cuh>
+#include <gpuprims/ladder/reduce.cuh>
+#include <gpuprims/warp/reduce.cuh>
 
 #include <cuda_bf16.h>
 
@@ -26,26 +29,33 @@ extern "C" __global__ void warp_max_double(const double* in, double* out) {
   }
 }
 
-// The kernels behind gpuprims::reduce.
-using float_block = gpuprims::block_reduce<256, gpuprims::plus<float>>;
-template __global__ void gpuprims::detail::reduce_single_pass_kernel<float_block, 256, 4, float, gpuprims::plus<float>, float>(
-    const float*, std::size_t, float*, float, gpuprims::plus<float>, float*, unsigned int*);
-using long_block = gpuprims::block_reduce<256, gpuprims::plus<long long>>;
-template __global__ void gpuprims::detail::reduce_single_pass_kernel<long_block, 256, 4, long long, gpuprims::plus<long long>, signed char>(
-    const signed char*, std::size_t, long long*, long long, gpuprims::plus<long long>, long long*, unsigned int*);
+// The kernels behind gpuprims::reduce and the ladder's driver, instantiated by calling them.
+void launchers(const float* f, float* g, const signed char* b, long long* l, const int* i, int* j) {
+  (void)gpuprims::reduce(f, g, 0, 0.0f, gpuprims::plus<float>{});
+  (void)gpuprims::reduce(b, l, 0, 0ll, gpuprims::plus<long long>{});
+  using gpuprims::ladder::reduce_rung;
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce0_interleaved_modulo>(i, j, 1, nullptr, 0);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce1_interleaved_strided>(i, j, 1, nullptr, 0);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce2_sequential>(i, j, 1, nullptr, 0);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce5_complete_unroll>(i, j, 1, nullptr, 0);
+  (void)gpuprims::ladder::reduce<reduce_rung::warp_shuffle_cascading>(i, j, 1, nullptr, 0);
+}
 
-// sass: reduce_single_pass_kernel<.*float.*float> has LDG\.E\.128
-// sass: reduce_single_pass_kernel<.*signed char> has LDG\.E\.128
-// sass: reduce_single_pass_kernel has ATOMG|RED
+// sass: reduce_kernel<gpuprims::reduce_tuning, (false|true), float, .*float> has LDG\.E\.128
+// sass: reduce_kernel<gpuprims::reduce_tuning, (false|true), long long, .*signed char> has LDG\.E\.128
+// sass: reduce_kernel<gpuprims::reduce_tuning has ATOMG|RED
 
-// The warp level is shuffles, not shared memory; the block level adds one shared slot per warp.
+// The warp level is shuffles, not shared memory; the block level adds one shared slot per warp
+// (8 floats and the all_reduce result for 256 threads).
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ has SHFL\.DOWN
 // sass: ^warp_max_double$ lacks (LDS|STS)
 // ptxas: ^block_sum_float$ smem 36
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
 // and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
-// blocks), see detail/dependent_launch.cuh; the device templates called from users' kernels do neither.
-// sass: detail::reduce_single_pass_kernel< has ACQBULK
-// sass: detail::reduce_single_pass_kernel< lacks PREEXIT
+// blocks), see detail/launch.cuh; the device templates called from users' kernels do neither. The
+// ladder's kernels are launched plainly, as the notes launch them.
+// sass: detail::(reduce|write_value)_kernel< has ACQBULK
+// sass: detail::[a-z_]*_kernel< lacks PREEXIT
+// sass: ladder_reduce_kernel lacks ACQBULK
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ lacks ACQBULK|PREEXIT

@@ -1,48 +1,42 @@
-// Codegen checks for the stencil ladder (see check_sass.py): the vectorised rung moves 16-byte
-// words (global loads and stores, shared-memory windows), and no rung of any radius uses local memory.
-#include <gpuprims/stencil.cuh>
+// Codegen checks for the stencil and its ladder (see check_sass.py): the default moves 16-byte
+// words (global loads and stores, shared-memory windows), and no kernel of any radius uses local
+// memory.
+#include <gpuprims/device/stencil.cuh>
+#include <gpuprims/ladder/stencil.cuh>
 
 #include <cstddef>
 
-using gpuprims::boundary;
-template <class T, int Rad>
-using weights = gpuprims::stencil_weights<T, Rad>;
-
-#define GPUPRIMS_STENCIL_KERNELS(T, Rad)                                                                           \
-  template __global__ void gpuprims::detail::stencil_naive_kernel<Rad, 256, T, weights<T, Rad>>(                  \
-      const T*, T*, std::size_t, std::size_t, std::size_t, std::size_t, weights<T, Rad>, boundary);              \
-  template __global__ void gpuprims::detail::stencil_shared_kernel<Rad, 256, 1, T, weights<T, Rad>>(              \
-      const T*, T*, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, weights<T, Rad>, boundary); \
-  template __global__ void gpuprims::detail::stencil_shared_kernel<Rad, 256, 16 / sizeof(T), T, weights<T, Rad>>( \
-      const T*, T*, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, weights<T, Rad>, boundary);
-GPUPRIMS_STENCIL_KERNELS(float, 1)
-GPUPRIMS_STENCIL_KERNELS(float, 3)
-GPUPRIMS_STENCIL_KERNELS(float, 8)
-GPUPRIMS_STENCIL_KERNELS(float, 16)
-GPUPRIMS_STENCIL_KERNELS(double, 3)
-GPUPRIMS_STENCIL_KERNELS(double, 16)
-// The default above radius 4: four 16-byte vectors per thread.
-#define GPUPRIMS_STENCIL_WIDE(T, Rad)                                                                              \
-  template __global__ void gpuprims::detail::stencil_shared_kernel<Rad, 256, 64 / sizeof(T), T, weights<T, Rad>>( \
-      const T*, T*, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, weights<T, Rad>, boundary);
-GPUPRIMS_STENCIL_WIDE(float, 8)
-GPUPRIMS_STENCIL_WIDE(float, 16)
-GPUPRIMS_STENCIL_WIDE(double, 8)
-GPUPRIMS_STENCIL_WIDE(double, 16)
+// The kernels behind the host launchers, instantiated by calling them.
+template <int Rad, class T>
+void launchers(const T* in, T* out) {
+  using gpuprims::ladder::stencil_rung;
+  const gpuprims::stencil_weights<T, Rad> w{};
+  (void)gpuprims::apply_stencil1d<Rad>(in, out, 0, w);
+  (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::naive>(in, out, 0, w);
+  (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::shared_halo>(in, out, 0, w);
+  (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::shared_vectorized>(in, out, 0, w);
+}
+template void launchers<1>(const float*, float*);
+template void launchers<3>(const float*, float*);
+template void launchers<8>(const float*, float*);
+template void launchers<16>(const float*, float*);
+template void launchers<3>(const double*, double*);
+template void launchers<8>(const double*, double*);
+template void launchers<16>(const double*, double*);
 
 // The tile and halo of Rad 3, 256 threads x 4 floats: (4 + 1024 + 4) floats, the halo padded to a
-// 16-byte vector on each side.
-// ptxas: stencil_shared_kernel<3, 256, 4, float, .*> smem 4128
-// ptxas: stencil_shared_kernel<3, 256, 1, float, .*> smem 1056
-// sass: stencil_shared_kernel<3, 256, 4, float, .*> has LDG\.E\.128
-// sass: stencil_shared_kernel<3, 256, 4, float, .*> has STG\.E\.128
-// sass: stencil_shared_kernel<3, 256, 4, float, .*> has LDS\.128
-// sass: stencil_shared_kernel<16, 256, 2, double, .*> has STG\.E\.128
-// sass: stencil_shared_kernel<3, 256, 1, float, .*> lacks [LS]TG\.E\.128
+// 16-byte vector on each side; the notes' rung, 256 x 1 floats: (4 + 256 + 4).
+// ptxas: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> smem 4128
+// ptxas: stencil_kernel<gpuprims::ladder::stencil_shared_tuning<1>, 3, float, .*> smem 1056
+// sass: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> has LDG\.E\.128
+// sass: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> has STG\.E\.128
+// sass: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> has LDS\.128
+// sass: stencil_kernel<gpuprims::stencil_tuning, 16, double, .*> has STG\.E\.128
+// sass: stencil_kernel<gpuprims::ladder::stencil_shared_tuning<1>, 3, float, .*> lacks [LS]TG\.E\.128
 // sass: stencil_naive_kernel lacks LDS
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
 // and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
-// blocks), see detail/dependent_launch.cuh; the device templates called from users' kernels do neither.
+// blocks), see detail/launch.cuh.
 // sass: detail::stencil_[a-z]*_kernel< has ACQBULK
 // sass: detail::stencil_[a-z]*_kernel< lacks PREEXIT

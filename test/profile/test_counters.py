@@ -23,6 +23,12 @@ FILTER = ("^(transpose_4B/(naive|shared_padded|shared_unpadded|gpuprims::transpo
           "|copy/vector_copy<(1|2|4)>/n:16777216"
           "|stencil_rad3/shared_vectorized/n:16777216"
           "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304)(/iterations:1)?(/manual_time)?$")
+BOOL = r"(?:1|0|true|false)"
+
+
+def enum(name, value):
+    """An enumerator as Nsight Compute may print it in a template argument: `(type)2`, `type::name`, `2`."""
+    return rf"(?:\([\w:]+\))?(?:[\w]+::)*(?:{name}|{value})"
 
 
 def find(rows, pattern):
@@ -42,21 +48,22 @@ def claims(rows):
     contention between shared and global accesses for the same data banks, so conflict-free code
     shows a few percent of "conflicts" (seen on an H100: 6% for the sequential reduction).
     """
-    padded = find(rows, r"transpose_shared_kernel<32, 1, 8, float")
-    unpadded = find(rows, r"transpose_shared_kernel<32, 0, 8, float")
+    # Kernel names as profile_report.short_name gives them (namespaces dropped); Nsight Compute prints
+    # bool template arguments as 1 / 0: Covered, then BulkStores.
+    padded = find(rows, rf"transpose_kernel<transpose_shared32_tuning<1>, float, {BOOL}, {BOOL}>")
+    unpadded = find(rows, rf"transpose_kernel<transpose_shared32_tuning<0>, float, {BOOL}, {BOOL}>")
     naive = find(rows, r"transpose_naive_kernel<32, 8, float>")
-    # ncu prints bool template arguments as 1 / 0: Covered, then BulkStores.
-    default = find(rows, r"transpose_shared_kernel<64, 1, 8, float, 4, 1, 0>")
-    bulk = find(rows, r"transpose_shared_kernel<64, 1, 8, float, 4, 1, 1>")
-    vector = find(rows, r"vector_copy_kernel<4, \d+, \d+, float>")
-    pair = find(rows, r"vector_copy_kernel<2, \d+, \d+, float>")
-    scalar = find(rows, r"vector_copy_kernel<1, \d+, \d+, float>")
-    stencil = find(rows, r"stencil_shared_kernel<3, 256, 4, float, stencil_weights")
-    # ncu prints the rung (block_reduce_algorithm) and the gather as numbers: 0 modulo, 1 strided,
-    # 2 sequential; gather 0 = one element per thread.
-    modulo = find(rows, r"ladder_kernel<0, 0, int>")
-    strided = find(rows, r"ladder_kernel<1, 0, int>")
-    sequential = find(rows, r"ladder_kernel<2, 0, int>")
+    default = find(rows, r"transpose_kernel<transpose_tuning, float, (?:1|true), (?:0|false)>")
+    bulk = find(rows, r"transpose_kernel<transpose_tuning, float, (?:1|true), (?:1|true)>")
+    vector = find(rows, rf"vector_copy_kernel<copy_tuning, 4, {BOOL}, float>")
+    pair = find(rows, rf"vector_copy_kernel<copy_tuning, 2, {BOOL}, float>")
+    scalar = find(rows, rf"vector_copy_kernel<copy_tuning, 1, {BOOL}, float>")
+    stencil = find(rows, r"stencil_kernel<stencil_shared_tuning<0>, 3, float, stencil_weights")
+    # The ladder's first level (one element per thread) of reduce0, reduce1 and reduce2.
+    one = enum("one", 0)
+    modulo = find(rows, rf"ladder_reduce_kernel<block_reduce_tree<{enum('interleaved_modulo', 0)}, 256, int>, {one}, int>")
+    strided = find(rows, rf"ladder_reduce_kernel<block_reduce_tree<{enum('interleaved_strided', 1)}, 256, int>, {one}, int>")
+    sequential = find(rows, rf"ladder_reduce_kernel<block_reduce_tree<{enum('sequential', 2)}, 256, int>, {one}, int>")
 
     def per_inst(row, kind):
         return row[f"smem_{kind}_wavefronts_per_inst"]

@@ -58,7 +58,8 @@ inline void fill_random(unsigned char* bytes, std::size_t count) {
 }
 
 // Index of the first differing byte, or count when equal.
-inline std::size_t first_mismatch(const unsigned char* a, const unsigned char* b, std::size_t count) {
+inline std::size_t first_mismatch(const unsigned char* a, const unsigned char* b,
+                                  std::size_t count) {
   if (std::memcmp(a, b, count) == 0) {
     return count;
   }
@@ -85,18 +86,18 @@ struct alignas(Align) blob {
   unsigned char bytes[Size];
 };
 
-#define GPUPRIMS_CHECK_CUDA(expr)                                                   \
-  do {                                                                              \
-    const cudaError_t gpuprims_test_status_ = (expr);                               \
-    INFO(#expr << ": " << cudaGetErrorString(gpuprims_test_status_));               \
-    REQUIRE(gpuprims_test_status_ == cudaSuccess);                                  \
+#define GPUPRIMS_CHECK_CUDA(expr)                                     \
+  do {                                                                \
+    const cudaError_t gpuprims_test_status_ = (expr);                 \
+    INFO(#expr << ": " << cudaGetErrorString(gpuprims_test_status_)); \
+    REQUIRE(gpuprims_test_status_ == cudaSuccess);                    \
   } while (0)
 
 // After a launch: no launch error, and none while it ran.
-#define GPUPRIMS_CHECK_LAUNCH()                                                     \
-  do {                                                                              \
-    GPUPRIMS_CHECK_CUDA(cudaGetLastError());                                        \
-    GPUPRIMS_CHECK_CUDA(cudaDeviceSynchronize());                                   \
+#define GPUPRIMS_CHECK_LAUNCH()                   \
+  do {                                            \
+    GPUPRIMS_CHECK_CUDA(cudaGetLastError());      \
+    GPUPRIMS_CHECK_CUDA(cudaDeviceSynchronize()); \
   } while (0)
 
 // Owning device allocation of raw bytes.

@@ -1,89 +1,130 @@
-// Host-side helpers shared by every launch wrapper: argument checks and grid sizing.
+// How every library kernel is launched: the current device's facts (cached), the grid arithmetic,
+// and the launch itself with programmatic dependent launch where the policy and the code allow it.
 #pragma once
 
-#include <gpuprims/detail/config.cuh>
-#include <gpuprims/detail/dependent_launch.cuh>
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/features.cuh>
+#include <gpuprims/detail/arch/grid_dependency.cuh>
 
 #include <cuda_runtime.h>
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 
 namespace gpuprims::detail {
 
-// True when [a, a + a_bytes) and [b, b + b_bytes) share a byte. Out-of-place primitives reject
-// this: a kernel that reads what another block already wrote gives order-dependent results.
-inline bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a);
-  const auto b0 = reinterpret_cast<std::uintptr_t>(b);
-  return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+// ---- device side -----------------------------------------------------------------------------
+
+// The first statement of every library kernel: waits until every grid before it in the stream has
+// completed and its memory is visible, where the code has programmatic dependent launch (sm_90 and
+// later) and the launch opted in. Older architectures cannot be launched that way, so stream order
+// already holds there and there is nothing to wait for.
+template <int Arch = arch::target>
+__device__ __forceinline__ void wait_for_prior_grids() {
+  if constexpr (arch::supports(arch::feature::grid_dependency, Arch)) {
+    arch::griddepcontrol_wait<Arch>();
+  }
 }
 
-// Bytes of n elements of T, or false when that does not fit in size_t (or in the address space).
-template <class T>
-bool checked_bytes(std::size_t n, std::size_t& bytes) {
-  if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
-    return false;
-  }
-  bytes = n * sizeof(T);
-  return true;
+// An empty kernel whose attributes tell the host which architecture the library's device code in
+// this program was compiled for (its PTX version: 80 for a compute_80 build JIT-compiled on an
+// H100). Policies are chosen by that, the same number the kernels choose theirs by.
+template <int = 0>
+__global__ void arch_probe_kernel() {}
+
+// ---- host side -------------------------------------------------------------------------------
+
+inline constexpr std::size_t ceil_div(std::size_t work, std::size_t per_block) {
+  return (work + per_block - 1) / per_block;
 }
 
-// Elements spanned by `batch` matrices of rows x cols (row pitch `pitch`, batch_stride apart), or
-// false when that does not fit in size_t. rows and batch >= 1.
-inline bool checked_span(std::size_t batch, std::size_t batch_stride, std::size_t rows, std::size_t pitch,
-                         std::size_t cols, std::size_t& span) {
-  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
-  if ((rows - 1) > 0 && pitch > (max - cols) / (rows - 1)) {
-    return false;
-  }
-  const std::size_t one = (rows - 1) * pitch + cols;
-  if (batch > 1 && batch_stride > (max - one) / (batch - 1)) {
-    return false;
-  }
-  span = (batch - 1) * batch_stride + one;
-  return true;
+// Blocks along x: at least 1, at most gridDim.x's 2^31 - 1 (the kernels loop over the rest).
+inline unsigned int grid_x(std::size_t blocks) {
+  constexpr std::size_t max = 0x7fffffff;
+  return static_cast<unsigned int>(blocks == 0 ? 1 : (blocks < max ? blocks : max));
 }
 
-struct device_shape {
+// Blocks along y or z: at least 1, at most 65535 (the kernels loop over the rest).
+inline unsigned int grid_yz(std::size_t blocks) {
+  constexpr std::size_t max = 65535;
+  return static_cast<unsigned int>(blocks == 0 ? 1 : (blocks < max ? blocks : max));
+}
+
+struct device_facts {
   int multiprocessors = 0;
   int max_threads_per_multiprocessor = 0;
+  int target_arch = 0;  ///< what the library's kernels run as on this device (arch_probe_kernel)
+
+  std::size_t resident_threads() const {
+    return static_cast<std::size_t>(multiprocessors) *
+           static_cast<std::size_t>(max_threads_per_multiprocessor);
+  }
 };
 
-// The current device's shape. Read once per device and cached: a launcher's host overhead is what
-// small (L2-sized) calls are bound by. No synchronisation, no allocation.
-inline cudaError_t query_device_shape(device_shape& shape) {
-  constexpr int max_cached_devices = 64;
-  static std::atomic<long long> cache[max_cached_devices] = {};  // sms << 32 | threads; 0: unread
+// The current device's facts, read once per device and cached: a launch's host overhead is what
+// small calls are bound by (cudaFuncGetAttributes alone costs ~0.7 us). No synchronisation, no
+// allocation. A device without code for this program fails here with the runtime's error
+// (cudaErrorNoKernelImageForDevice), before anything is launched.
+inline cudaError_t current_device_facts(device_facts& facts) {
+  constexpr int cached_devices = 64;
+  // 16 bits each: multiprocessors, threads per multiprocessor, target arch; bit 63: valid.
+  static std::atomic<std::uint64_t> cache[cached_devices] = {};
+  constexpr std::uint64_t valid = std::uint64_t{1} << 63;
   int device = 0;
   GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&device));
-  if (device >= 0 && device < max_cached_devices) {
-    const long long packed = cache[device].load(std::memory_order_relaxed);
-    if (packed != 0) {
-      shape.multiprocessors = static_cast<int>(packed >> 32);
-      shape.max_threads_per_multiprocessor = static_cast<int>(packed & 0xffffffff);
+  const bool cacheable = device >= 0 && device < cached_devices;
+  if (cacheable) {
+    const std::uint64_t packed = cache[device].load(std::memory_order_relaxed);
+    if (packed & valid) {
+      facts.multiprocessors = static_cast<int>(packed & 0xffff);
+      facts.max_threads_per_multiprocessor = static_cast<int>(packed >> 16 & 0xffff);
+      facts.target_arch = static_cast<int>(packed >> 32 & 0xffff);
       return cudaSuccess;
     }
   }
   GPUPRIMS_RETURN_IF_ERROR(
-      cudaDeviceGetAttribute(&shape.multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  GPUPRIMS_RETURN_IF_ERROR(cudaDeviceGetAttribute(&shape.max_threads_per_multiprocessor,
+      cudaDeviceGetAttribute(&facts.multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  GPUPRIMS_RETURN_IF_ERROR(cudaDeviceGetAttribute(&facts.max_threads_per_multiprocessor,
                                                   cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  if (device >= 0 && device < max_cached_devices) {
-    cache[device].store(static_cast<long long>(shape.multiprocessors) << 32 | shape.max_threads_per_multiprocessor,
-                        std::memory_order_relaxed);
+  cudaFuncAttributes probe{};
+  GPUPRIMS_RETURN_IF_ERROR(cudaFuncGetAttributes(&probe, arch_probe_kernel<>));
+  facts.target_arch = probe.ptxVersion;
+  if (cacheable) {
+    cache[device].store(
+        valid | static_cast<std::uint64_t>(facts.target_arch & 0xffff) << 32 |
+            static_cast<std::uint64_t>(facts.max_threads_per_multiprocessor & 0xffff) << 16 |
+            static_cast<std::uint64_t>(facts.multiprocessors & 0xffff),
+        std::memory_order_relaxed);
   }
   return cudaSuccess;
 }
 
-// Blocks that cover `work` in chunks of `work_per_block`, clamped to gridDim.x's 2^31 - 1 (the
-// kernels are grid-stride loops, so a clamped grid still covers everything).
-inline unsigned int covering_blocks(std::size_t work, std::size_t work_per_block) {
-  constexpr std::size_t max_blocks = 0x7fffffff;
-  const std::size_t blocks = (work + work_per_block - 1) / work_per_block;
-  return static_cast<unsigned int>(blocks == 0 ? 1 : (blocks < max_blocks ? blocks : max_blocks));
+// Launches Kernel on `stream` and returns the launch's status. With `dependent` (the policy's
+// dependent_launch, and code built for an architecture with griddepcontrol) the launch opts into
+// programmatic stream serialization: its blocks may be scheduled once the previous kernel's blocks
+// have exited, before that kernel is flushed and retired, which hides part of a launch's latency
+// between back-to-back calls (docs/design.md). Every library kernel starts with
+// wait_for_prior_grids(), so stream order holds for any predecessor.
+template <auto Kernel, class... Args>
+cudaError_t launch(dim3 grid, dim3 block, cudaStream_t stream, bool dependent,
+                   const Args&... args) {
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  config.attrs = &early;
+  config.numAttrs = dependent ? 1 : 0;
+  return cudaLaunchKernelEx(&config, Kernel, args...);
+}
+
+// Whether a launch of code built for `target_arch` may opt into programmatic dependent launch.
+inline bool dependent_launch(bool policy_allows, const device_facts& facts) {
+  return policy_allows && arch::supports(arch::feature::grid_dependency, facts.target_arch);
 }
 
 }  // namespace gpuprims::detail

@@ -1,7 +1,7 @@
 // Warp shuffles of any trivially copyable type, moved as 32-bit words.
 #pragma once
 
-#include <gpuprims/detail/config.cuh>
+#include <gpuprims/config.cuh>
 
 #include <cuda_runtime.h>
 

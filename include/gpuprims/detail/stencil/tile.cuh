@@ -1,0 +1,189 @@
+// Internals of the 1D stencil's shared tile, used by stencil1d and the launcher's kernel: the
+// boundary rules, the tile's layout, its load, and the compute over each thread's windows.
+#pragma once
+
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/load.cuh>
+#include <gpuprims/types.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace gpuprims::detail {
+
+// The position in [0, n) that position g (outside it) reads under a non-constant rule. Exact for
+// any n >= 1, also when g is several lengths away (n < Rad): periodic and mirror wrap as often as
+// needed.
+__host__ __device__ inline std::int64_t boundary_index(std::int64_t g, std::int64_t n,
+                                                       boundary_mode mode) {
+  if (mode == boundary_mode::clamp) {
+    return g < 0 ? 0 : (g >= n ? n - 1 : g);
+  }
+  if (mode == boundary_mode::periodic) {
+    const std::int64_t r = g % n;
+    return r < 0 ? r + n : r;
+  }
+  if (n == 1) {  // mirror of one element
+    return 0;
+  }
+  const std::int64_t period = 2 * (n - 1);
+  std::int64_t r = g % period;
+  r = r < 0 ? r + period : r;
+  return r < n ? r : period - r;
+}
+
+template <class T>
+__device__ __forceinline__ T load_with_boundary(const T* in, std::int64_t g, std::int64_t n,
+                                                const boundary& b) {
+  if (g >= 0 && g < n) {
+    return in[g];
+  }
+  if (b.mode == boundary_mode::constant) {
+    return static_cast<T>(b.value);
+  }
+  return in[boundary_index(g, n, b.mode)];
+}
+
+// The radius a weights type declares (stencil_weights<T, R>::radius, or a user type's own).
+template <class Weights>
+inline constexpr int weights_radius = Weights::radius;
+
+// The shared-memory layout of one tile: `margin` elements before and after the tile (the halo,
+// Rad of them, rounded up to a 16-byte vector so the tile itself starts 16-byte aligned and every
+// window can be read with 16-byte loads).
+template <int Rad, class T, int BlockSize, int ItemsPerThread>
+struct stencil_layout {
+  static constexpr int vector = 16 / static_cast<int>(sizeof(T));
+  // Threads work in units of one vector (vectorised) or one element (ItemsPerThread not a
+  // multiple).
+  static constexpr bool vectorized = ItemsPerThread % vector == 0;
+  static constexpr int unit = vectorized ? vector : 1;
+  static constexpr int units_per_thread = ItemsPerThread / unit;
+  static constexpr int margin = (Rad + vector - 1) / vector * vector;
+  static constexpr int tile = BlockSize * ItemsPerThread;
+  static constexpr int size = margin + tile + margin;
+
+  // The offset in the tile of this thread's unit j.
+  __device__ static int unit_offset(int j) {
+    return (static_cast<int>(threadIdx.x) + j * BlockSize) * unit;
+  }
+};
+
+template <class T>
+__device__ __forceinline__ bool aligned16(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+// Fills data[margin - Rad, margin + tile + Rad) with in[begin - Rad, begin + tile + Rad), the
+// boundary rule supplying what lies outside [0, n).
+template <int Rad, int BlockSize, int ItemsPerThread, class T>
+__device__ __forceinline__ void stencil_load(T* data, const T* in, std::int64_t n,
+                                             std::int64_t begin, const boundary& b) {
+  using layout = stencil_layout<Rad, T, BlockSize, ItemsPerThread>;
+  const int t = static_cast<int>(threadIdx.x);
+  if (layout::vectorized && begin + layout::tile <= n && aligned16(in + begin)) {
+    // A whole tile inside the array: one 16-byte load per unit, all of a thread's loads in flight
+    // before the first shared-memory store; the 2 x Rad halo elements one per thread.
+    const auto* src = reinterpret_cast<const uint4*>(in + begin);
+    auto* dst = reinterpret_cast<uint4*>(data + layout::margin);
+    load_then_consume<layout::units_per_thread>(
+        [&](int j) { return src[t + j * BlockSize]; },
+        [&](int j, const uint4& v) { dst[t + j * BlockSize] = v; });
+    if (t < 2 * Rad) {
+      const int slot =
+          t < Rad ? layout::margin - Rad + t : layout::margin + layout::tile + (t - Rad);
+      data[slot] = load_with_boundary(in, begin - layout::margin + slot, n, b);
+    }
+  } else {
+    for (int i = t; i < layout::tile + 2 * Rad; i += BlockSize) {
+      data[layout::margin - Rad + i] = load_with_boundary(in, begin - Rad + i, n, b);
+    }
+  }
+}
+
+// The outputs of this thread's units, one unit at a time: consume(j, result) gets unit j's
+// `unit` outputs, at tile offset layout::unit_offset(j). Each unit reads its window of unit + 2 x
+// Rad elements (16-byte loads when vectorised: consecutive threads read consecutive 16-byte words,
+// no bank conflicts) and accumulates with fused multiply-adds, weight 0 first.
+template <int Rad, int BlockSize, int ItemsPerThread, class T, class Weights, class Consume>
+__device__ __forceinline__ void stencil_compute(const T* data, const Weights& w,
+                                                Consume&& consume) {
+  using layout = stencil_layout<Rad, T, BlockSize, ItemsPerThread>;
+  constexpr int unit = layout::unit;
+#pragma unroll
+  for (int j = 0; j < layout::units_per_thread; ++j) {
+    const int first = layout::unit_offset(j);
+    T result[unit];
+    if constexpr (layout::vectorized) {
+      // The window data[first, first + unit + 2 margin), one 16-byte word at a time: each element
+      // goes into the outputs whose taps reach it, so only one word and the unit's accumulators
+      // are live (not the whole window: Rad 16 would hold 36 floats and halve the occupancy).
+      // Each output still adds its taps in order, weight 0 first.
+      constexpr int words = (unit + 2 * layout::margin) / unit;
+#pragma unroll
+      for (int k = 0; k < unit; ++k) {
+        result[k] = T(0);
+      }
+#pragma unroll
+      for (int word = 0; word < words; ++word) {
+        const uint4 v = reinterpret_cast<const uint4*>(data + first)[word];
+        T x[unit];
+        memcpy(x, &v, 16);
+#pragma unroll
+        for (int e = 0; e < unit; ++e) {
+#pragma unroll
+          for (int k = 0; k < unit; ++k) {
+            const int r = word * unit + e - (layout::margin - Rad) - k;  // the tap of output k
+            if (r >= 0 && r <= 2 * Rad) {
+              result[k] = fma(static_cast<T>(w[r]), x[e], result[k]);
+            }
+          }
+        }
+      }
+    } else {
+      T acc = T(0);
+#pragma unroll
+      for (int r = 0; r <= 2 * Rad; ++r) {
+        acc = fma(static_cast<T>(w[r]), data[layout::margin - Rad + first + r], acc);
+      }
+      result[0] = acc;
+    }
+    consume(j, result);
+  }
+}
+
+// One tile: out[begin, begin + tile) (clipped to n) from in[begin - Rad, begin + tile + Rad). Whole
+// tiles of 16-byte-aligned pointers store 16-byte vectors. Every thread of the block calls it.
+template <int Rad, int BlockSize, int ItemsPerThread, class T, class Weights>
+__device__ __forceinline__ void stencil_tile(T* data, const T* in, T* out, std::int64_t n,
+                                             std::int64_t begin, const Weights& w,
+                                             const boundary& b) {
+  using layout = stencil_layout<Rad, T, BlockSize, ItemsPerThread>;
+  constexpr int unit = layout::unit;
+  stencil_load<Rad, BlockSize, ItemsPerThread>(data, in, n, begin, b);
+  __syncthreads();
+  const bool vector_store =
+      layout::vectorized && begin + layout::tile <= n && aligned16(out + begin);
+  stencil_compute<Rad, BlockSize, ItemsPerThread>(data, w, [&](int j, const T(&result)[unit]) {
+    const int first = layout::unit_offset(j);
+    if constexpr (layout::vectorized) {
+      if (vector_store) {
+        uint4 v;
+        memcpy(&v, result, 16);
+        reinterpret_cast<uint4*>(out + begin)[first / unit] = v;
+        return;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < unit; ++k) {
+      if (begin + first + k < n) {
+        out[begin + first + k] = result[k];
+      }
+    }
+  });
+}
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,50 @@
+// Tuning of gpuprims::apply_stencil1d: a plain policy, chosen by architecture, element size and
+// radius. Pass your own selector (a type with the same static select) as the launcher's Tuning
+// argument to override it.
+#pragma once
+
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/features.cuh>
+
+#include <cstddef>
+
+namespace gpuprims {
+
+/// How apply_stencil1d tiles a signal.
+struct stencil_policy {
+  int block_threads;     ///< threads per (1D) block
+  int items_per_thread;  ///< outputs per thread; a multiple of 16 / sizeof(T) moves 16-byte vectors
+  int min_blocks;        ///< resident blocks per SM to keep registers for (capped by the target)
+  bool dependent_launch;  ///< programmatic dependent launch where the code has it
+};
+
+/// The library's stencil policy for code built for `arch` (compute capability x 10), elements of
+/// `element_size` bytes (float or double) and radius `radius`.
+struct stencil_tuning {
+  /// Registers capped for a whole SM of threads, three quarters with several vectors per thread or
+  /// with doubles, half with both: the tile's loads in flight come from occupancy, and the compute
+  /// keeps one word and the accumulators live, so nothing spills (test/codegen/stencil.cu). On the
+  /// H100 (2048 threads per SM, 256-thread blocks): 8, 6, 6 and 4 blocks (since commit 756e113).
+  __host__ __device__ static constexpr int min_blocks_for(int arch, std::size_t element_size,
+                                                          int items_per_thread, int block_threads) {
+    const int vector = 16 / static_cast<int>(element_size);
+    const int units = items_per_thread % vector == 0 ? items_per_thread / vector : items_per_thread;
+    const int quarters = 4 - (units > 1 ? 1 : 0) - (element_size == 8 ? 1 : 0);
+    return detail::arch::limits_of(arch).max_threads_per_sm * quarters / (4 * block_threads);
+  }
+
+  __host__ __device__ static constexpr stencil_policy select(int arch, std::size_t element_size,
+                                                             int radius) {
+    stencil_policy p{};
+    // The H100 sweep (stencil_rad<R>, 256-thread blocks): one 16-byte vector per thread was best up
+    // to radius 3; at radius 8 and 16 four vectors won at 2^28 floats (1.004x against 0.946x and
+    // 1.000x against 0.907x cudaMemcpyAsync): the halo is a smaller share of a longer tile.
+    p.block_threads = 256;
+    p.items_per_thread = (radius <= 4 ? 1 : 4) * (16 / static_cast<int>(element_size));
+    p.min_blocks = min_blocks_for(arch, element_size, p.items_per_thread, p.block_threads);
+    p.dependent_launch = true;
+    return p;
+  }
+};
+
+}  // namespace gpuprims
