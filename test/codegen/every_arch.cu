@@ -1,0 +1,207 @@
+// One translation unit that instantiates every host launcher and every device template of the
+// library (and of its ladder) for a representative set of types. test/codegen/CMakeLists.txt
+// compiles it for every architecture nvcc supports, as SASS, and once as PTX only, with warnings
+// as errors: an occupancy bound beyond a target's limits, an architecture-specific instruction that
+// reaches a target without it, or a warning in any header fails the build there.
+#include <gpuprims/gpuprims.cuh>
+#include <gpuprims/ladder/reduce.cuh>
+#include <gpuprims/ladder/stencil.cuh>
+#include <gpuprims/ladder/transpose.cuh>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace every_arch {
+
+template <std::size_t Size, std::size_t Align>
+struct alignas(Align) blob {
+  unsigned char bytes[Size];
+};
+
+template <class T>
+void copies(cudaStream_t s) {
+  (void)gpuprims::copy(static_cast<const T*>(nullptr), static_cast<T*>(nullptr), 0, s);
+  (void)gpuprims::copy_vectorized<1>(static_cast<const T*>(nullptr), static_cast<T*>(nullptr), 0,
+                                     s);
+  if constexpr (16 % sizeof(T) == 0 && sizeof(T) < 16) {
+    (void)gpuprims::copy_vectorized<16 / sizeof(T)>(static_cast<const T*>(nullptr),
+                                                    static_cast<T*>(nullptr), 0, s);
+  }
+}
+
+template <class T>
+void transposes(cudaStream_t s) {
+  const T* in = nullptr;
+  T* out = nullptr;
+  (void)gpuprims::transpose(in, out, 1, 1, s);
+  (void)gpuprims::transpose(in, out, 1, 1, 1, 1, s);
+  (void)gpuprims::transpose(in, out, 1, 1, 1, 1, 1, 1, 1, s);
+  using gpuprims::ladder::transpose_rung;
+  (void)gpuprims::ladder::transpose<transpose_rung::naive>(in, out, 1, 1, s);
+  (void)gpuprims::ladder::transpose<transpose_rung::shared_unpadded>(in, out, 1, 1, s);
+  (void)gpuprims::ladder::transpose<transpose_rung::shared_padded>(in, out, 1, 1, s);
+  (void)gpuprims::ladder::transpose<transpose_rung::register_4x4>(in, out, 1, 1, s);
+  (void)gpuprims::ladder::transpose<transpose_rung::register_2x2>(in, out, 1, 1, s);
+}
+
+template <class Item, class T, class Op>
+void reduces(cudaStream_t s) {
+  (void)gpuprims::reduce(static_cast<const Item*>(nullptr), static_cast<T*>(nullptr), 0, T{}, Op{},
+                         s);
+  std::size_t bytes = 0;
+  (void)gpuprims::reduce_workspace_bytes<T>(bytes);
+}
+
+template <class T>
+void reduce_ladder(cudaStream_t s) {
+  using gpuprims::ladder::reduce_rung;
+  const T* in = nullptr;
+  T* out = nullptr;
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce0_interleaved_modulo>(in, out, 1, nullptr, 0,
+                                                                          s);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce1_interleaved_strided>(in, out, 1, nullptr, 0,
+                                                                           s);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce2_sequential>(in, out, 1, nullptr, 0, s);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce3_first_add_during_load>(in, out, 1, nullptr, 0,
+                                                                             s);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce4_unrolled_last_warp>(in, out, 1, nullptr, 0,
+                                                                          s);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce5_complete_unroll>(in, out, 1, nullptr, 0, s);
+  (void)gpuprims::ladder::reduce<reduce_rung::reduce6_cascading>(in, out, 1, nullptr, 0, s);
+  (void)gpuprims::ladder::reduce<reduce_rung::warp_shuffle_cascading>(in, out, 1, nullptr, 0, s);
+}
+
+template <int Rad, class T>
+void stencils(cudaStream_t s) {
+  const T* in = nullptr;
+  T* out = nullptr;
+  const gpuprims::stencil_weights<T, Rad> w{};
+  (void)gpuprims::apply_stencil1d<Rad>(in, out, 1, w, gpuprims::boundary::mirror(), s);
+  using gpuprims::ladder::stencil_rung;
+  (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::naive>(in, out, 1, w,
+                                                                    gpuprims::boundary{}, s);
+  (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::shared_halo>(in, out, 1, w,
+                                                                          gpuprims::boundary{}, s);
+  (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::shared_vectorized>(
+      in, out, 1, w, gpuprims::boundary{}, s);
+}
+
+// The device templates, in user kernels.
+template <class T>
+__global__ void user_copy(const T* in, T* out, std::size_t n) {
+  gpuprims::vector_copy<16 / sizeof(T), 2>(in, out, n);
+  gpuprims::vector_copy<1>(in, out, n, threadIdx.x, blockDim.x);
+}
+
+template <class T, int Tile, int Pad>
+__global__ void user_transpose(const T* in, T* out, std::size_t rows, std::size_t cols) {
+  using tile_t = gpuprims::tiled_transpose<Tile, Pad, T>;
+  __shared__ typename tile_t::storage s;
+  tile_t(s).transpose(in, cols, out, rows, rows, cols, blockIdx.y * std::size_t{Tile},
+                      blockIdx.x * std::size_t{Tile});
+  __syncthreads();
+  T items[tile_t::items_per_thread];
+  for (int k = 0; k < tile_t::items_per_thread; ++k) {
+    items[k] = in[threadIdx.y * tile_t::items_per_thread + k];
+  }
+  tile_t(s).transpose(items);
+  out[threadIdx.x] = items[0];
+}
+
+template <int BlockSize, class Op, class Item>
+__global__ void user_reduce(const Item* in, typename Op::value_type* out, int valid) {
+  using T = typename Op::value_type;
+  using reduce_t = gpuprims::block_reduce<BlockSize, Op>;
+  __shared__ typename reduce_t::storage s;
+  Item items[2] = {in[threadIdx.x], in[threadIdx.x + BlockSize]};
+  T a = reduce_t(s).reduce(items);
+  __syncthreads();
+  a = Op{}(a, reduce_t(s).reduce(static_cast<T>(items[0]), valid));
+  __syncthreads();
+  a = Op{}(a, reduce_t(s).all_reduce(static_cast<T>(items[1]), valid));
+  __syncthreads();
+  a = Op{}(a, reduce_t(s).all_reduce(a));
+  const T w = gpuprims::warp_reduce(a, Op{}, valid);
+  if (threadIdx.x == 0) {
+    *out = Op{}(w, gpuprims::warp_reduce(a, Op{}));
+  }
+}
+
+template <int BlockSize, gpuprims::ladder::block_reduce_rung Rung>
+__global__ void user_ladder_reduce(const int* in, int* out) {
+  using reduce_t = gpuprims::ladder::block_reduce<BlockSize, gpuprims::plus<int>, Rung>;
+  __shared__ typename reduce_t::storage s;
+  const int a = reduce_t(s).reduce(in[threadIdx.x]);
+  __syncthreads();
+  const int b = reduce_t(s).all_reduce(a, 33);
+  if (threadIdx.x == 0) {
+    *out = a + b;
+  }
+}
+
+struct smooth {
+  static constexpr int radius = 2;
+  __host__ __device__ constexpr float operator[](int j) const { return j == 2 ? 0.5f : 0.125f; }
+};
+
+template <int Rad, class T, int Items, class Weights>
+__global__ void user_stencil(const T* in, T* out, std::size_t n, Weights w) {
+  using stencil_t = gpuprims::stencil1d<Rad, T, 128, Items>;
+  __shared__ typename stencil_t::storage s;
+  stencil_t(s).apply(in, out, n, blockIdx.x * std::size_t{stencil_t::tile}, w,
+                     gpuprims::boundary::clamp());
+  __syncthreads();
+  T outputs[Items];
+  stencil_t(s).apply(in, n, 0, w, gpuprims::boundary::periodic(), outputs);
+  out[stencil_t::offset(Items - 1)] = outputs[Items - 1];
+}
+
+void instantiate(cudaStream_t s) {
+  copies<float>(s);
+  copies<double>(s);
+  copies<__half>(s);
+  copies<std::int8_t>(s);
+  copies<blob<12, 4>>(s);
+  copies<blob<16, 16>>(s);
+  transposes<std::uint8_t>(s);
+  transposes<__half>(s);
+  transposes<float>(s);
+  transposes<double>(s);
+  transposes<blob<16, 16>>(s);
+  reduces<float, float, gpuprims::plus<float>>(s);
+  reduces<double, double, gpuprims::plus<double>>(s);
+  reduces<__half, float, gpuprims::plus<float>>(s);
+  reduces<std::int8_t, long long, gpuprims::plus<long long>>(s);
+  reduces<int, int, gpuprims::minimum<int>>(s);
+  reduces<long long, long long, gpuprims::maximum<long long>>(s);
+  reduces<unsigned, unsigned, gpuprims::bit_xor<unsigned>>(s);
+  reduce_ladder<int>(s);
+  reduce_ladder<float>(s);
+  stencils<1, float>(s);
+  stencils<3, float>(s);
+  stencils<4, double>(s);
+  stencils<5, float>(s);
+  stencils<8, double>(s);
+  stencils<16, float>(s);
+  stencils<16, double>(s);
+  user_copy<float><<<1, 1, 0, s>>>(nullptr, nullptr, 0);
+  user_copy<std::int8_t><<<1, 1, 0, s>>>(nullptr, nullptr, 0);
+  user_transpose<float, 32, 1><<<1, 1, 0, s>>>(nullptr, nullptr, 0, 0);
+  user_transpose<double, 64, 1><<<1, 1, 0, s>>>(nullptr, nullptr, 0, 0);
+  user_reduce<256, gpuprims::plus<float>, __nv_bfloat16><<<1, 1, 0, s>>>(nullptr, nullptr, 0);
+  user_reduce<992, gpuprims::maximum<double>, double><<<1, 1, 0, s>>>(nullptr, nullptr, 0);
+  using gpuprims::ladder::block_reduce_rung;
+  user_ladder_reduce<96, block_reduce_rung::interleaved_modulo><<<1, 1, 0, s>>>(nullptr, nullptr);
+  user_ladder_reduce<96, block_reduce_rung::interleaved_strided><<<1, 1, 0, s>>>(nullptr, nullptr);
+  user_ladder_reduce<1024, block_reduce_rung::sequential><<<1, 1, 0, s>>>(nullptr, nullptr);
+  user_ladder_reduce<256, block_reduce_rung::unrolled_last_warp><<<1, 1, 0, s>>>(nullptr, nullptr);
+  user_ladder_reduce<256, block_reduce_rung::complete_unroll><<<1, 1, 0, s>>>(nullptr, nullptr);
+  user_stencil<2, float, 4, smooth><<<1, 1, 0, s>>>(nullptr, nullptr, 0, smooth{});
+  user_stencil<3, double, 3, gpuprims::stencil_weights<double, 3>>
+      <<<1, 1, 0, s>>>(nullptr, nullptr, 0, {});
+}
+
+}  // namespace every_arch
