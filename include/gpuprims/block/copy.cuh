@@ -31,8 +31,9 @@ __device__ __forceinline__ void vector_copy(const T* in, T* out, std::size_t n, 
 
 /// The whole grid cooperates (a grid-stride copy): call it from every thread of a 1-D launch.
 ///
-///   __global__ void k(const float* in, float* out, std::size_t n) { gpuprims::vector_copy<4>(in,
-///   out, n); }
+///   __global__ void k(const float* in, float* out, std::size_t n) {
+///     gpuprims::vector_copy<4>(in, out, n);
+///   }
 template <int N, int Unroll = 1, class T>
 __device__ __forceinline__ void vector_copy(const T* in, T* out, std::size_t n) {
   const std::size_t rank = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -31,8 +31,8 @@ template <class T, class Tuning = reduce_tuning>
 /// results repeat bit for bit. n == 0 writes init. A null `out`, a null `in` with n > 0, or a
 /// workspace that is null, short or misaligned return cudaErrorInvalidValue and launch nothing.
 ///
-///   cudaError_t e = gpuprims::reduce(d_in, d_sum, n, 0.0f, gpuprims::plus<float>{}, d_ws,
-///   ws_bytes, stream);
+///   cudaError_t e = gpuprims::reduce(d_in, d_sum, n, 0.0f, gpuprims::plus<float>{},
+///                                    d_ws, ws_bytes, stream);
 template <class Tuning = reduce_tuning, class Item, class T, class Op>
 [[nodiscard]] cudaError_t reduce(const Item* in, T* out, std::size_t n,
                                  cuda::std::type_identity_t<T> init, Op op, void* workspace,

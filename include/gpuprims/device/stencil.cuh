@@ -20,8 +20,9 @@ namespace gpuprims {
 /// Asynchronous on `stream`.
 ///
 ///   gpuprims::stencil_weights<float, 1> w{{1.f, -2.f, 1.f}};
-///   cudaError_t e = gpuprims::apply_stencil1d<1>(d_in, d_out, rows, cols, in_pitch, out_pitch, w,
-///                                                gpuprims::boundary::periodic(), stream);
+///   cudaError_t e = gpuprims::apply_stencil1d<1>(d_in, d_out, rows, cols, in_pitch,
+///                                                out_pitch, w, gpuprims::boundary::periodic(),
+///                                                stream);
 template <int Rad, class Tuning = stencil_tuning, class T, class Weights>
 [[nodiscard]] cudaError_t apply_stencil1d(const T* in, T* out, std::size_t rows, std::size_t cols,
                                           std::size_t in_pitch, std::size_t out_pitch,
@@ -39,8 +40,8 @@ template <int Rad, class Tuning = stencil_tuning, class T, class Weights>
 /// One signal of n elements.
 ///
 ///   gpuprims::stencil_weights<float, 1> w{{1.f, -2.f, 1.f}};
-///   cudaError_t e = gpuprims::apply_stencil1d<1>(d_in, d_out, n, w, gpuprims::boundary::clamp(),
-///   stream);
+///   cudaError_t e = gpuprims::apply_stencil1d<1>(d_in, d_out, n, w,
+///                                                gpuprims::boundary::clamp(), stream);
 template <int Rad, class Tuning = stencil_tuning, class T, class Weights>
 [[nodiscard]] cudaError_t apply_stencil1d(const T* in, T* out, std::size_t n,
                                           const Weights& weights, boundary b = {},

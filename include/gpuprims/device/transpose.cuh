@@ -8,7 +8,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <type_traits>
 
 namespace gpuprims {
 
@@ -19,25 +18,18 @@ namespace gpuprims {
 /// launches nothing. Asynchronous on `stream`.
 ///
 ///   // three 100 x 50 matrices, rows padded to 64 and 128 elements, packed back to back:
-///   cudaError_t e = gpuprims::transpose(d_in, d_out, 100, 50, 64, 128, 3, 100 * 64, 50 * 128,
-///   stream);
+///   cudaError_t e = gpuprims::transpose(d_in, d_out, 100, 50, 64, 128, 3, 100 * 64,
+///                                       50 * 128, stream);
 template <class Tuning = transpose_tuning, class T>
 [[nodiscard]] cudaError_t transpose(const T* in, T* out, std::size_t rows, std::size_t cols,
                                     std::size_t in_pitch, std::size_t out_pitch, std::size_t batch,
                                     std::size_t in_batch_stride, std::size_t out_batch_stride,
                                     cudaStream_t stream = 0) {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "transpose moves bytes: T must be trivially copyable");
-  static_assert(
-      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
-      "transpose supports elements of 1, 2, 4, 8 or 16 bytes");
-  if (rows == 0 || cols == 0 || batch == 0) {
-    return cudaSuccess;
-  }
   const detail::transpose_shape s{
       rows, cols, in_pitch, out_pitch, batch, in_batch_stride, out_batch_stride};
-  GPUPRIMS_RETURN_IF_ERROR(detail::validate_transpose(in, out, s));
-  return detail::launch_transpose<Tuning>(in, out, s, stream);
+  return detail::checked_transpose(in, out, s, [&](const detail::transpose_shape& checked) {
+    return detail::launch_transpose<Tuning>(in, out, checked, stream);
+  });
 }
 
 /// One matrix with row pitches (elements): in_pitch >= cols, out_pitch >= rows, as cuBLAS geam's

@@ -103,18 +103,12 @@ template <transpose_rung Rung, class T>
                                     std::size_t in_pitch, std::size_t out_pitch, std::size_t batch,
                                     std::size_t in_batch_stride, std::size_t out_batch_stride,
                                     cudaStream_t stream = 0) {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "transpose moves bytes: T must be trivially copyable");
-  static_assert(
-      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
-      "transpose supports elements of 1, 2, 4, 8 or 16 bytes");
-  if (rows == 0 || cols == 0 || batch == 0) {
-    return cudaSuccess;
-  }
   const gpuprims::detail::transpose_shape s{
       rows, cols, in_pitch, out_pitch, batch, in_batch_stride, out_batch_stride};
-  GPUPRIMS_RETURN_IF_ERROR(gpuprims::detail::validate_transpose(in, out, s));
-  return detail::launch_rung<Rung>(in, out, s, stream);
+  return gpuprims::detail::checked_transpose(
+      in, out, s, [&](const gpuprims::detail::transpose_shape& checked) {
+        return detail::launch_rung<Rung>(in, out, checked, stream);
+      });
 }
 
 /// One dense row-major matrix.

@@ -26,7 +26,8 @@ struct copy_tuning {
     // H100, copy/vector_copy<4> at 2^20 floats (L2-sized): 4 vectors a thread, a quarter of the
     // blocks to schedule, 1.14x cub::DeviceTransform (notes/copy.md).
     p.unroll = 4;
-    // H100: below 8 vectors per resident thread the 4-vector grid won (2^20), above it lost (2^24).
+    // Between the sizes measured on the H100: 2^20 floats (1 float4 per resident thread) take
+    // the 4-vector grid, 2^24 and 2^28 (16 and 248) one vector a thread.
     p.unroll_below = 8;
     // H100, reduce_float/gpuprims::reduce against its plain launch: 4.17 vs 5.23 us at 2^20
     // (docs/design.md); in a copy the wait cost nothing, 887 us either way (notes/design.md).

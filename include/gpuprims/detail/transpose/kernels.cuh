@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpuprims::detail {
 
@@ -80,6 +81,23 @@ cudaError_t validate_transpose(const T* in, const T* out, const transpose_shape&
        (s.in_batch_stride / s.in_pitch >= s.rows && s.out_batch_stride / s.out_pitch >= s.cols)) &&
       disjoint_spans(in, in_span, out, out_span);
   return ok ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// What every transpose launcher (the library's and the ladder's) does before launching: element
+// types the kernels can move, no launch without work, the arguments validated. Returns
+// launch(shape) when there is work and the arguments hold.
+template <class T, class Launch>
+cudaError_t checked_transpose(const T* in, T* out, const transpose_shape& s, Launch&& launch) {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "transpose moves bytes: T must be trivially copyable");
+  static_assert(
+      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+      "transpose supports elements of 1, 2, 4, 8 or 16 bytes");
+  if (s.rows == 0 || s.cols == 0 || s.batch == 0) {
+    return cudaSuccess;
+  }
+  GPUPRIMS_RETURN_IF_ERROR(validate_transpose(in, out, s));
+  return launch(s);
 }
 
 // Grid over tiles of tile_rows x tile_cols: x covers the tile columns (up to 2^31 - 1), y and z are
