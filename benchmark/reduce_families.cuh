@@ -14,30 +14,41 @@
 
 namespace gpuprims::bench {
 
-template <class T, class Tuning = reduce_tuning>
+template <class T, class Tuning = reduce_tuning, class Op = gpuprims::plus<T>>
 void reduce_default_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   std::size_t bytes = 0;
   random_buffer in(n * sizeof(T), 31);
   random_buffer out(sizeof(T), 33);
-  if (gpuprims::reduce_workspace_bytes<T, Tuning>(bytes) != cudaSuccess || !in.ok() || !out.ok()) {
+  if (gpuprims::reduce_workspace_bytes<T, T, Tuning>(n, bytes) != cudaSuccess || !in.ok() ||
+      !out.ok()) {
     state.SkipWithError("setup failed");
     return;
   }
   device_scratch workspace(bytes);
-  cudaMemset(workspace.p, 0, bytes);
   time_launches(state, n * sizeof(T), [&](cudaStream_t stream) {
-    skip_on_error(state, gpuprims::reduce<Tuning>(in.as<T>(), out.as<T>(), n, T(0),
-                                                  gpuprims::plus<T>{}, workspace.p, bytes, stream));
+    skip_on_error(state, gpuprims::reduce<Tuning>(in.as<T>(), out.as<T>(), n, Op::identity(), Op{},
+                                                  workspace.p, bytes, stream));
   });
 }
 
-template <class T>
-void cub_sum_bench(benchmark::State& state) {
+// cub::DeviceReduce::Sum, Min or Max by Kind.
+enum class cub_reduce { sum, min, max };
+
+template <class T, cub_reduce Kind = cub_reduce::sum>
+void cub_reduce_bench(benchmark::State& state) {
   const auto n = static_cast<std::int64_t>(state.range(0));
+  const auto run = [n](void* temp, std::size_t& bytes, const T* in, T* out, cudaStream_t s) {
+    if constexpr (Kind == cub_reduce::sum) {
+      return cub::DeviceReduce::Sum(temp, bytes, in, out, n, s);
+    } else if constexpr (Kind == cub_reduce::min) {
+      return cub::DeviceReduce::Min(temp, bytes, in, out, n, s);
+    } else {
+      return cub::DeviceReduce::Max(temp, bytes, in, out, n, s);
+    }
+  };
   std::size_t bytes = 0;
-  cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
-                         n);
+  run(nullptr, bytes, nullptr, nullptr, 0);
   device_scratch temp(bytes);
   random_buffer in(static_cast<std::size_t>(n) * sizeof(T), 31);
   random_buffer out(sizeof(T), 33);
@@ -47,7 +58,29 @@ void cub_sum_bench(benchmark::State& state) {
   }
   time_launches(state, static_cast<std::size_t>(n) * sizeof(T), [&](cudaStream_t stream) {
     std::size_t b = bytes;
-    skip_on_error(state, cub::DeviceReduce::Sum(temp.p, b, in.as<T>(), out.as<T>(), n, stream));
+    skip_on_error(state, run(temp.p, b, in.as<T>(), out.as<T>(), stream));
+  });
+}
+
+template <class T>
+void cub_sum_bench(benchmark::State& state) {
+  cub_reduce_bench<T, cub_reduce::sum>(state);
+}
+
+// cudaMemcpyAsync of the input's bytes: the bandwidth a pass over them can reach. Bytes counted:
+// read and written.
+template <class T>
+void copy_input_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  random_buffer in(n * sizeof(T), 31);
+  device_scratch out(n * sizeof(T));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("allocation failed");
+    return;
+  }
+  time_launches(state, 2 * n * sizeof(T), [&](cudaStream_t stream) {
+    skip_on_error(
+        state, cudaMemcpyAsync(out.p, in.as<T>(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
   });
 }
 

@@ -1,5 +1,5 @@
-// gpuprims::reduce from the host: a sum in one launch, into device memory, with a workspace that is
-// allocated once and reused.
+// gpuprims::reduce from the host: a sum into device memory, with a workspace that is allocated
+// once and reused.
 #include <gpuprims/reduce.cuh>
 
 #include "example_check.cuh"
@@ -23,10 +23,9 @@ int main() {
   CHECK(cudaMemcpy(in, host.data(), n * sizeof(int), cudaMemcpyHostToDevice));
 
   std::size_t bytes = 0;
-  CHECK(gpuprims::reduce_workspace_bytes<long long>(bytes));
+  CHECK((gpuprims::reduce_workspace_bytes<int, long long>(n, bytes)));
   void* workspace = nullptr;
-  CHECK(cudaMalloc(&workspace, bytes));
-  CHECK(cudaMemset(workspace, 0, bytes));  // once; every call leaves it ready for the next
+  CHECK(cudaMalloc(&workspace, bytes));  // no preparation: the calls keep nothing in it
 
   for (int i = 0; i < 3; ++i) {  // int items summed into long long, no overflow
     CHECK(gpuprims::reduce(in, sum, n, 0, gpuprims::plus<long long>{}, workspace, bytes));

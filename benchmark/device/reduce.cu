@@ -1,8 +1,9 @@
-// Family "reduce_float": gpuprims::reduce (the default, caller's workspace) against
-// cub::DeviceReduce::Sum with its temporary storage allocated outside the timing. Bytes counted:
-// the input, read once. With --full: more sizes, the same kernel launched without programmatic
-// dependent launch (a tuning), and the stream-ordered overload, whose workspace allocation is part
-// of each call.
+// Families "reduce_float" and "reduce_float_max": gpuprims::reduce with the caller's workspace (the
+// default) and without a workspace argument, against cub::DeviceReduce::Sum (Max) with its
+// temporary storage allocated outside the timing and a cudaMemcpyAsync of the input (bytes read and
+// written: the bandwidth a pass can reach). Bytes counted for the reductions: the input, read once.
+// With --full: more sizes, the max family, the same passes launched without programmatic dependent
+// launch or without the early start of the next pass, and other tile shapes above 8 MiB.
 #include <gpuprims/device/reduce.cuh>
 
 #include "../reduce_families.cuh"
@@ -13,7 +14,7 @@
 namespace gpuprims::bench {
 namespace {
 
-// The default's policy without programmatic dependent launch: each call starts only after the one
+// The default's policy without programmatic dependent launch: each pass starts only after the one
 // before it has finished. The difference to "gpuprims::reduce" is what the dependent launch buys.
 struct plain_launch_tuning {
   __host__ __device__ static constexpr reduce_policy select(int arch) {
@@ -23,7 +24,27 @@ struct plain_launch_tuning {
   }
 };
 
-void reduce_stream_ordered_bench(benchmark::State& state) {
+// The default's policy with no pass letting the next be scheduled before it ends.
+struct late_next_pass_tuning {
+  __host__ __device__ static constexpr reduce_policy select(int arch) {
+    reduce_policy p = reduce_tuning::select(arch);
+    p.early_next_pass_max_tiles = 0;
+    return p;
+  }
+};
+
+// The default's policy with another tile shape above 8 MiB.
+template <int Threads, int Words>
+struct large_shape_tuning {
+  __host__ __device__ static constexpr reduce_policy select(int arch) {
+    reduce_policy p = reduce_tuning::select(arch);
+    p.large = {Threads, Words};
+    return p;
+  }
+};
+
+template <class Op>
+void reduce_no_workspace_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   random_buffer in(n * sizeof(float), 31);
   random_buffer out(sizeof(float), 33);
@@ -32,26 +53,43 @@ void reduce_stream_ordered_bench(benchmark::State& state) {
     return;
   }
   time_launches(state, n * sizeof(float), [&](cudaStream_t stream) {
-    skip_on_error(state, gpuprims::reduce(in.as<float>(), out.as<float>(), n, 0.0f,
-                                          gpuprims::plus<float>{}, stream));
+    skip_on_error(state, gpuprims::reduce(in.as<float>(), out.as<float>(), n, Op{}, stream));
   });
 }
 
 }  // namespace
 
 void register_reduce(const options& opt) {
-  const arg_list sizes = opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20,
-                                          std::int64_t{1} << 24, std::int64_t{1} << 28})
-                                  : each({std::int64_t{1} << 20, std::int64_t{1} << 28});
+  const arg_list sizes =
+      opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 24,
+                       std::int64_t{1} << 28, std::int64_t{1} << 30})
+               : each({std::int64_t{1} << 20, std::int64_t{1} << 28});
   add(opt, "reduce_float", "cub::DeviceReduce::Sum", role::baseline, cub_sum_bench<float>, sizes,
+      {"n"});
+  add(opt, "reduce_float", "cudaMemcpyAsync", role::baseline, copy_input_bench<float>, sizes,
       {"n"});
   add(opt, "reduce_float", "gpuprims::reduce", role::default_, reduce_default_bench<float>, sizes,
       {"n"});
+  add(opt, "reduce_float", "gpuprims::reduce_no_workspace", role::variant,
+      reduce_no_workspace_bench<plus<float>>, sizes, {"n"});
   if (opt.full) {
     add(opt, "reduce_float", "gpuprims::reduce_plain_launch", role::variant,
         reduce_default_bench<float, plain_launch_tuning>, sizes, {"n"});
-    add(opt, "reduce_float", "gpuprims::reduce_stream_ordered", role::variant,
-        reduce_stream_ordered_bench, sizes, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_late_next_pass", role::variant,
+        reduce_default_bench<float, late_next_pass_tuning>, sizes, {"n"});
+    const arg_list large = each({std::int64_t{1} << 24, std::int64_t{1} << 28});
+    add(opt, "reduce_float", "gpuprims::reduce_large_256x4", role::variant,
+        reduce_default_bench<float, large_shape_tuning<256, 4>>, large, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_large_256x8", role::variant,
+        reduce_default_bench<float, large_shape_tuning<256, 8>>, large, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_large_1024x4", role::variant,
+        reduce_default_bench<float, large_shape_tuning<1024, 4>>, large, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_large_512x2", role::variant,
+        reduce_default_bench<float, large_shape_tuning<512, 2>>, large, {"n"});
+    add(opt, "reduce_float_max", "cub::DeviceReduce::Max", role::baseline,
+        cub_reduce_bench<float, cub_reduce::max>, sizes, {"n"});
+    add(opt, "reduce_float_max", "gpuprims::reduce", role::default_,
+        reduce_default_bench<float, reduce_tuning, maximum<float>>, sizes, {"n"});
   }
 }
 

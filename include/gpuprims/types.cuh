@@ -5,13 +5,14 @@
 #include <gpuprims/config.cuh>
 
 #include <cuda_runtime.h>
+#include <cuda/std/limits>
 
 namespace gpuprims {
 
 // ---- operators -------------------------------------------------------------------------------
 
-/// Binary operators with the accumulator type they reduce in (`value_type`); those with an
-/// identity element give it as `identity()`.
+/// Binary operators with the accumulator type they reduce in (`value_type`) and their identity
+/// element, `identity()`.
 template <class T>
 struct plus {
   using value_type = T;
@@ -22,11 +23,29 @@ template <class T>
 struct minimum {
   using value_type = T;
   __host__ __device__ T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  /// +infinity where T has one, else T's largest value.
+  __host__ __device__ static T identity() {
+    using limits = cuda::std::numeric_limits<T>;
+    if constexpr (limits::has_infinity) {
+      return limits::infinity();
+    } else {
+      return limits::max();
+    }
+  }
 };
 template <class T>
 struct maximum {
   using value_type = T;
   __host__ __device__ T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  /// -infinity where T has one, else T's lowest value.
+  __host__ __device__ static T identity() {
+    using limits = cuda::std::numeric_limits<T>;
+    if constexpr (limits::has_infinity) {
+      return -limits::infinity();
+    } else {
+      return limits::lowest();
+    }
+  }
 };
 template <class T>
 struct bit_and {

@@ -52,7 +52,7 @@ void reduces(cudaStream_t s) {
   (void)gpuprims::reduce(static_cast<const Item*>(nullptr), static_cast<T*>(nullptr), 0, T{}, Op{},
                          s);
   std::size_t bytes = 0;
-  (void)gpuprims::reduce_workspace_bytes<T>(bytes);
+  (void)gpuprims::reduce_workspace_bytes<Item, T>(1, bytes);
 }
 
 template <class T>

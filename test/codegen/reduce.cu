@@ -41,9 +41,13 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
   (void)gpuprims::ladder::reduce<reduce_rung::warp_shuffle_cascading>(i, j, 1, nullptr, 0);
 }
 
-// sass: reduce_kernel<gpuprims::reduce_tuning, (false|true), float, .*float> has LDG\.E\.128
-// sass: reduce_kernel<gpuprims::reduce_tuning, (false|true), long long, .*signed char> has LDG\.E\.128
-// sass: reduce_kernel<gpuprims::reduce_tuning has ATOMG|RED
+// Every pass loads 16-byte words: the first over the items (floats; int8 summed into int64), the
+// later ones over the partials. No atomics: nothing is counted, so nothing is left to reset and the
+// order never depends on arrival.
+// sass: reduce_pass_kernel<gpuprims::reduce_tuning, (false|true), float, .*float> has LDG\.E\.128
+// sass: reduce_pass_kernel<gpuprims::reduce_tuning, (false|true), long long, .*signed char> has LDG\.E\.128
+// sass: reduce_pass_kernel<gpuprims::reduce_tuning, (false|true), long long, .*long long> has LDG\.E\.128
+// sass: reduce_pass_kernel<gpuprims::reduce_tuning lacks ATOM|RED\.
 
 // The warp level is shuffles, not shared memory; the block level adds one shared slot per warp
 // (8 floats and the all_reduce result for 256 threads).
@@ -52,10 +56,12 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // ptxas: ^block_sum_float$ smem 36
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
-// and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
-// blocks), see detail/launch.cuh; the device templates called from users' kernels do neither. The
-// ladder's kernels are launched plainly, as the notes launch them.
-// sass: detail::(reduce|write_value)_kernel< has ACQBULK
-// sass: detail::[a-z_]*_kernel< lacks PREEXIT
+// and signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
+// blocks) only where the policy asks for it at run time: a reduce pass of few tiles, see
+// tuning/reduce.cuh; the device templates called from users' kernels do neither. The ladder's
+// kernels are launched plainly, as the notes launch them.
+// sass: detail::(reduce_pass|write_value)_kernel< has ACQBULK
+// sass: detail::(?!reduce_pass)[a-z_]*_kernel< lacks PREEXIT
+// sass: detail::reduce_pass_kernel< has PREEXIT
 // sass: ladder_reduce_kernel lacks ACQBULK
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ lacks ACQBULK|PREEXIT

@@ -1,38 +1,60 @@
-// gpuprims::reduce (device-wide, one launch): sizes around the block and vector widths and far past
-// them, shifted inputs (the unaligned head), integers exact, floats within a bound, the same bits
-// on every run, caller workspace reused across calls, a caller's tuning, and more than 2^31 int8
-// summed into int64.
+// gpuprims::reduce (device-wide): sizes around the tile and vector widths and far past them,
+// shifted inputs (the unaligned head), integers exact, floats bit for bit against a CPU emulation
+// of the specified order, the same bits under two grid limits, a workspace full of garbage, the
+// workspace-free call on several streams, host threads and inside graphs, the overloads without
+// init, and more than 2^31 int8 summed into int64.
 #include <gpuprims/device/reduce.cuh>
 
 #include "support/test_support.cuh"
 
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
 
 using namespace gpuprims::test;
 
-// A caller's policy: small blocks with two loads in flight, every input above 4 KiB in the large
-// shape, two waves, no dependent launch.
+// A caller's policy: small blocks, every input above 4 KiB in the large shape, no dependent launch.
 struct small_blocks_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_policy select(int) {
-    return {{64, 2, 2}, {128, 1, 2}, 4096, false};
+    return {{64, 2}, {128, 1}, 4096, 0, false, 0};
+  }
+};
+
+// The library's policy with every pass but the last letting the next start early.
+struct early_next_pass_tuning {
+  __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
+    gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
+    p.early_next_pass_max_tiles = std::size_t{1} << 30;
+    return p;
+  }
+};
+
+// The library's policy with at most three blocks per launch (each loops over many tiles): the
+// order, and so the bits, must not change.
+struct three_blocks_tuning {
+  __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
+    gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
+    p.max_blocks = 3;
+    return p;
   }
 };
 
 // The launcher calls go through function pointers to these instantiations, the shape that the GPU
 // machine's gcc 13 compiled quickly (see docs/design.md).
 template <class Tuning, class Item, class T, class Op>
-cudaError_t run_pooled(const Item* in, T* out, std::size_t n, T init, Op op) {
-  return gpuprims::reduce<Tuning>(in, out, n, init, op);
+cudaError_t run_pooled(const Item* in, T* out, std::size_t n, T init, Op op, cudaStream_t s) {
+  return gpuprims::reduce<Tuning>(in, out, n, init, op, s);
 }
 template <class Tuning, class Item, class T, class Op>
 cudaError_t run_with_workspace(const Item* in, T* out, std::size_t n, T init, Op op, void* ws,
@@ -45,11 +67,108 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-// Runs gpuprims::reduce on items[offset, offset + n) twice with the stream-ordered workspace and
-// once with a caller workspace; checks the result and that all three agree bit for bit.
+// ---- the order of docs/reduce.md, on the CPU ---------------------------------------------------
+
+// warp_reduce over lanes [0, valid): at offsets 1, 2, 4, 8, 16 lane l takes op(v[l], v[l + offset])
+// when l + offset < valid, all lanes at once. The result is lane 0's.
+template <class T, class Op>
+T emulate_warp(std::vector<T> v, int valid, Op op) {
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const std::vector<T> before = v;
+    for (int lane = 0; lane + offset < valid; ++lane) {
+      v[lane] = op(before[lane], before[lane + offset]);
+    }
+  }
+  return v[0];
+}
+
+// The block step over the threads [0, owners): each warp's valid lanes, then warp 0 over the warps.
+template <class T, class Op>
+T emulate_block(const std::vector<T>& values, int threads, int owners, Op op) {
+  std::vector<T> warp_partials(32);
+  const int valid_warps = (owners + 31) / 32;
+  for (int w = 0; w < valid_warps; ++w) {
+    std::vector<T> lanes(values.begin() + 32 * w, values.begin() + 32 * w + 32);
+    warp_partials[w] = emulate_warp(lanes, owners - 32 * w < 32 ? owners - 32 * w : 32, op);
+  }
+  return threads > 32 ? emulate_warp(warp_partials, valid_warps, op) : warp_partials[0];
+}
+
+// One pass over x[0, n) (whose device address is `address` modulo 16): the partial of every tile.
+template <class T, class Op, class Item>
+std::vector<T> emulate_pass(const Item* x, std::size_t n, std::size_t address,
+                            const gpuprims::reduce_policy& p, Op op) {
+  namespace d = gpuprims::detail;
+  constexpr std::size_t per_word = d::reduce_items_per_word<Item>;
+  std::size_t head = 0;
+  if (d::reduce_vectorizable<Item>) {
+    head = std::min(n, ((16 - address % 16) % 16) / sizeof(Item));
+  }
+  const std::size_t words = (n - head) / per_word, tail = n - head - words * per_word;
+  const gpuprims::reduce_shape shape = d::reduce_shape_of(p, n, sizeof(Item));
+  const int threads = shape.block_threads;
+  const std::size_t tile_words = d::reduce_tile_words(shape);
+  const std::size_t tiles = d::reduce_tile_count(words, shape);
+  std::vector<T> partials(tiles);
+  std::vector<T> values(threads);
+  for (std::size_t tile = 0; tile < tiles; ++tile) {
+    std::size_t owners = 0;
+    for (int r = 0; r < threads; ++r) {
+      bool has = false;
+      const auto add = [&](const Item& item) {
+        values[r] = has ? op(values[r], static_cast<T>(item)) : static_cast<T>(item);
+        has = true;
+      };
+      if (tile == 0 && static_cast<std::size_t>(r) < head) {
+        add(x[r]);
+      }
+      for (int k = 0; k < shape.words_per_thread; ++k) {
+        const std::size_t w = tile * tile_words + static_cast<std::size_t>(k) * threads + r;
+        for (std::size_t j = 0; w < words && j < per_word; ++j) {
+          add(x[head + w * per_word + j]);
+        }
+      }
+      if (tile == tiles - 1 && static_cast<std::size_t>(r) < tail) {
+        add(x[head + words * per_word + r]);
+      }
+      if (has) {
+        owners = r + 1;  // the owners are a prefix of the threads
+      }
+    }
+    partials[tile] = emulate_block(values, threads, static_cast<int>(owners), op);
+  }
+  return partials;
+}
+
+template <class T, class Op, class Item>
+T emulate_reduce(const Item* x, std::size_t n, std::size_t address, T init, Op op,
+                 const gpuprims::reduce_policy& p) {
+  if (n == 0) {
+    return init;
+  }
+  std::vector<T> partials = emulate_pass<T>(x, n, address, p, op);
+  while (partials.size() > 1) {
+    partials = emulate_pass<T>(partials.data(), partials.size(), 0, p, op);  // 256-byte aligned
+  }
+  return op(init, partials[0]);
+}
+
+template <class Tuning>
+gpuprims::reduce_policy policy_here() {
+  gpuprims::detail::device_facts facts;
+  GPUPRIMS_CHECK_CUDA(gpuprims::detail::current_device_facts(facts));
+  return Tuning::select(facts.target_arch);
+}
+
+// ---- the checks ------------------------------------------------------------------------------
+
+// Runs gpuprims::reduce on items[offset, offset + n) twice without a workspace argument and once
+// with a caller workspace full of garbage; all three must agree bit for bit, and with the CPU
+// emulation of the order (floating point: bit for bit; a double sum is also checked against a
+// bound).
 template <class Item, class T, class Op, class Tuning = gpuprims::reduce_tuning>
-void check_reduce(const std::string& name, const std::vector<Item>& items, std::size_t offset,
-                  std::size_t n, T init, Op op) {
+T check_reduce(const std::string& name, const std::vector<Item>& items, std::size_t offset,
+               std::size_t n, T init, Op op) {
   INFO(name << ": n = " << n << ", offset = " << offset);
   device_buffer in((offset + n) * sizeof(Item) + 1), out(3 * sizeof(T));
   GPUPRIMS_CHECK_CUDA(
@@ -58,28 +177,32 @@ void check_reduce(const std::string& name, const std::vector<Item>& items, std::
   const Item* first = reinterpret_cast<const Item*>(in.data()) + offset;
   T* results = reinterpret_cast<T*>(out.data());
   std::size_t bytes = 0;
-  GPUPRIMS_CHECK_CUDA((gpuprims::reduce_workspace_bytes<T, Tuning>(bytes)));
+  GPUPRIMS_CHECK_CUDA((gpuprims::reduce_workspace_bytes<Item, T, Tuning>(n, bytes)));
+  if constexpr (std::is_same_v<Tuning, gpuprims::reduce_tuning> && sizeof(T) <= 8) {
+    CHECK(bytes <= 512 + n * sizeof(Item) / 4096);  // as documented
+  }
   device_buffer workspace(bytes);
-  GPUPRIMS_CHECK_CUDA(cudaMemset(workspace.data(), 0, bytes));
-  cudaError_t (*pooled)(const Item*, T*, std::size_t, T, Op) = &run_pooled<Tuning, Item, T, Op>;
+  workspace.poison();  // no zeroing asked for: garbage must not matter
+  cudaError_t (*pooled)(const Item*, T*, std::size_t, T, Op, cudaStream_t) =
+      &run_pooled<Tuning, Item, T, Op>;
   cudaError_t (*with_workspace)(const Item*, T*, std::size_t, T, Op, void*, std::size_t) =
       &run_with_workspace<Tuning, Item, T, Op>;
-  GPUPRIMS_CHECK_CUDA(pooled(first, results + 0, n, init, op));
+  GPUPRIMS_CHECK_CUDA(pooled(first, results + 0, n, init, op, 0));
   GPUPRIMS_CHECK_LAUNCH();
-  GPUPRIMS_CHECK_CUDA(pooled(first, results + 1, n, init, op));
+  GPUPRIMS_CHECK_CUDA(pooled(first, results + 1, n, init, op, 0));
   GPUPRIMS_CHECK_LAUNCH();
-  GPUPRIMS_CHECK_CUDA(with_workspace(first, results + 2, n, init, op, workspace.data(), bytes));
+  GPUPRIMS_CHECK_CUDA(with_workspace(first, results + 2, n, init, op,
+                                     bytes == 0 ? nullptr : workspace.data(), bytes));
   GPUPRIMS_CHECK_LAUNCH();
   T got[3];
   GPUPRIMS_CHECK_CUDA(cudaMemcpy(got, results, sizeof(got), cudaMemcpyDeviceToHost));
   CHECK(same_bits(got[0], got[1]));
   CHECK(same_bits(got[0], got[2]));
-  // The workspace is left ready: its counter is zero again.
-  unsigned int counter = 1;
-  GPUPRIMS_CHECK_CUDA(
-      cudaMemcpy(&counter, workspace.data(), sizeof(counter), cudaMemcpyDeviceToHost));
-  CHECK(counter == 0);
 
+  const T emulated =
+      emulate_reduce(items.data() + offset, n, reinterpret_cast<std::uintptr_t>(first), init, op,
+                     policy_here<Tuning>());
+  CHECK(same_bits(got[0], emulated));
   if constexpr (std::is_same_v<T, double> && std::is_same_v<Op, gpuprims::plus<T>>) {
     double sum = static_cast<double>(init), magnitude = std::fabs(static_cast<double>(init));
     for (std::size_t i = offset; i < offset + n; ++i) {
@@ -90,27 +213,47 @@ void check_reduce(const std::string& name, const std::vector<Item>& items, std::
     const double bound = static_cast<double>(n + 1) * std::numeric_limits<T>::epsilon() * magnitude;
     INFO("got " << got[0] << ", double reference " << sum << ", bound " << bound);
     CHECK(std::fabs(static_cast<double>(got[0]) - sum) <= bound);
-  } else {
-    T ref = init;
+  } else if constexpr (!std::is_floating_point_v<T> || !std::is_same_v<Op, gpuprims::plus<T>>) {
+    T ref = init;  // exact: integers, or an order-free operator
     for (std::size_t i = offset; i < offset + n; ++i) {
       ref = op(ref, static_cast<T>(items[i]));
     }
     INFO("got " << got[0] << ", expected " << ref);
     CHECK(same_bits(got[0], ref));
   }
+  return got[0];
 }
+
+// The suite's sizes: around a warp, a vector word, a tile of either shape, the 8 MiB switch
+// between them, and several passes.
+inline const std::vector<std::size_t> suite_sizes = {0,
+                                                     1,
+                                                     3,
+                                                     31,
+                                                     32,
+                                                     33,
+                                                     1000,
+                                                     2047,
+                                                     2048,
+                                                     8191,
+                                                     8192,
+                                                     8193,
+                                                     65537,
+                                                     131072,
+                                                     131075,
+                                                     524287,
+                                                     (std::size_t{1} << 20) + 7,
+                                                     (std::size_t{1} << 21) + 1,
+                                                     (std::size_t{1} << 22) + 5};
 
 template <class Item, class T, class Op, class Gen, class Tuning = gpuprims::reduce_tuning>
 void check_sizes(const std::string& name, T init, Op op, Gen gen, Tuning = {}) {
-  // 2^22 + 5 elements pass 8 MiB for every item type here: the large-input configuration.
   const std::size_t max_n = (std::size_t{1} << 22) + 5 + 16;
   std::vector<Item> items(max_n);
   for (auto& x : items) {
     x = gen();
   }
-  for (std::size_t n :
-       {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
-        std::size_t{1000}, (std::size_t{1} << 20) + 7, (std::size_t{1} << 22) + 5}) {
+  for (std::size_t n : suite_sizes) {
     for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
       check_reduce<Item, T, Op, Tuning>(name, items, offset, n, init, op);
     }
@@ -119,11 +262,8 @@ void check_sizes(const std::string& name, T init, Op op, Gen gen, Tuning = {}) {
 
 }  // namespace
 
-TEST_CASE("gpuprims::reduce is right and repeatable for every size, offset and type",
-          "[reduce][gpu]") {
+TEST_CASE("gpuprims::reduce is right for every size, offset and type", "[reduce][gpu]") {
   std::mt19937_64& g = rng();
-  // Integer-valued data keeps float and half sums exact (|sum| < 2^24): a dropped or doubled
-  // element cannot hide inside a rounding bound. Doubles get real-valued data and a bound.
   auto unit = [&g] { return static_cast<float>(static_cast<int>(g() % 17) - 8); };
   check_sizes<std::int32_t>("int32 plus", std::int32_t{7}, gpuprims::plus<std::int32_t>{},
                             [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; });
@@ -132,15 +272,40 @@ TEST_CASE("gpuprims::reduce is right and repeatable for every size, offset and t
   check_sizes<std::int64_t>("int64 maximum", std::numeric_limits<std::int64_t>::min(),
                             gpuprims::maximum<std::int64_t>{},
                             [&g] { return static_cast<std::int64_t>(g()); });
-  check_sizes<float>("float plus", 0.5f, gpuprims::plus<float>{}, unit);
-  check_sizes<float>("float maximum", -1e30f, gpuprims::maximum<float>{},
+  check_sizes<float>("float minimum", 1e30f, gpuprims::minimum<float>{},
                      [&g] { return std::uniform_real_distribution<float>(-1e6f, 1e6f)(g); });
-  check_sizes<double>("double plus", 0.0, gpuprims::plus<double>{},
-                      [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); });
   check_sizes<__half>("__half into float plus", 0.0f, gpuprims::plus<float>{},
                       [&] { return __float2half(unit()); });
   check_sizes<std::int8_t>("int8 into int64 plus", std::int64_t{0}, gpuprims::plus<std::int64_t>{},
                            [&g] { return static_cast<std::int8_t>(g()); });
+}
+
+TEST_CASE("gpuprims::reduce combines floats in the specified order, whatever the grid",
+          "[reduce][gpu]") {
+  std::mt19937_64& g = rng();
+  // Real-valued data over many magnitudes: any change of order changes the bits.
+  const auto wide = [&g] {
+    return std::ldexp(std::uniform_real_distribution<double>(-1, 1)(g),
+                      static_cast<int>(g() % 40) - 20);
+  };
+  check_sizes<float>("float plus", 0.5f, gpuprims::plus<float>{},
+                     [&] { return static_cast<float>(wide()); });
+  check_sizes<double>("double plus", 0.0, gpuprims::plus<double>{}, wide);
+  // With three blocks per launch, each looping over many tiles: the same bits.
+  std::vector<float> items((std::size_t{1} << 22) + 32);
+  for (auto& x : items) {
+    x = static_cast<float>(wide());
+  }
+  for (std::size_t n : suite_sizes) {
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
+      const float all = check_reduce<float, float, gpuprims::plus<float>>(
+          "float plus, default grid", items, offset, n, 0.0f, gpuprims::plus<float>{});
+      const float three = check_reduce<float, float, gpuprims::plus<float>, three_blocks_tuning>(
+          "float plus, three blocks", items, offset, n, 0.0f, gpuprims::plus<float>{});
+      INFO("n = " << n << ", offset = " << offset);
+      CHECK(same_bits(all, three));
+    }
+  }
 }
 
 TEST_CASE("gpuprims::reduce runs a caller's tuning", "[reduce][gpu]") {
@@ -151,18 +316,194 @@ TEST_CASE("gpuprims::reduce runs a caller's tuning", "[reduce][gpu]") {
   check_sizes<double>(
       "double plus, small blocks", 0.0, gpuprims::plus<double>{},
       [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); }, small_blocks_tuning{});
+  check_sizes<float>(
+      "float plus, next pass early", 0.0f, gpuprims::plus<float>{},
+      [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); }, early_next_pass_tuning{});
 }
 
-TEST_CASE("gpuprims::reduce rejects a workspace shorter than reduce_workspace_bytes",
-          "[reduce][gpu]") {
-  device_buffer buffer(1024);
+TEST_CASE("gpuprims::reduce without init starts from the operator's identity", "[reduce][gpu]") {
+  std::vector<float> host = {3.5f, -2.0f, 7.25f, 0.5f, -9.0f};
+  device_buffer in(host.size() * sizeof(float)), out(4 * sizeof(float));
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(in.data(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+  out.poison();
+  const auto* x = reinterpret_cast<const float*>(in.data());
+  auto* r = reinterpret_cast<float*>(out.data());
+  GPUPRIMS_CHECK_CUDA(gpuprims::reduce(x, r + 0, host.size(), gpuprims::maximum<float>{}));
+  GPUPRIMS_CHECK_CUDA(gpuprims::reduce(x, r + 1, host.size(), gpuprims::minimum<float>{}));
+  GPUPRIMS_CHECK_CUDA(gpuprims::reduce(x, r + 2, 0, gpuprims::maximum<float>{}));
+  GPUPRIMS_CHECK_CUDA(gpuprims::reduce(x, r + 3, 0, gpuprims::minimum<float>{}, nullptr, 0));
+  GPUPRIMS_CHECK_LAUNCH();
+  float got[4];
+  GPUPRIMS_CHECK_CUDA(cudaMemcpy(got, r, sizeof(got), cudaMemcpyDeviceToHost));
+  CHECK(got[0] == 7.25f);
+  CHECK(got[1] == -9.0f);
+  CHECK(got[2] == -std::numeric_limits<float>::infinity());
+  CHECK(got[3] == std::numeric_limits<float>::infinity());
+  CHECK(gpuprims::minimum<int>::identity() == std::numeric_limits<int>::max());
+  CHECK(gpuprims::maximum<unsigned>::identity() == 0u);
+}
+
+TEST_CASE("gpuprims::reduce rejects a short, null or misaligned workspace", "[reduce][gpu]") {
+  const std::size_t n = std::size_t{1} << 20;
+  device_buffer buffer(n * sizeof(float) + 4096);
   float* data = reinterpret_cast<float*>(buffer.data());
+  std::size_t bytes = 0;
+  GPUPRIMS_CHECK_CUDA((gpuprims::reduce_workspace_bytes<float>(n, bytes)));
+  REQUIRE(bytes > 0);
   cudaError_t (*with_workspace)(const float*, float*, std::size_t, float, gpuprims::plus<float>,
                                 void*, std::size_t) =
       &run_with_workspace<gpuprims::reduce_tuning, float, float, gpuprims::plus<float>>;
-  const cudaError_t status =
-      with_workspace(data, data + 8, 4, 0.0f, gpuprims::plus<float>{}, buffer.data(), 16);
-  CHECK(status == cudaErrorInvalidValue);
+  device_buffer ws(bytes + 256);
+  const gpuprims::plus<float> op{};
+  CHECK(with_workspace(data, data, n, 0.0f, op, ws.data(), bytes - 1) == cudaErrorInvalidValue);
+  CHECK(with_workspace(data, data, n, 0.0f, op, nullptr, bytes) == cudaErrorInvalidValue);
+  CHECK(with_workspace(data, data, n, 0.0f, op, ws.data() + 16, bytes) == cudaErrorInvalidValue);
+  CHECK(with_workspace(nullptr, data, n, 0.0f, op, ws.data(), bytes) == cudaErrorInvalidValue);
+  CHECK(with_workspace(data, nullptr, n, 0.0f, op, ws.data(), bytes) == cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+namespace {
+
+// n random ints and their sum, on the device.
+struct int_input {
+  std::vector<std::int32_t> host;
+  long long sum = 0;
+  device_buffer device;
+  explicit int_input(std::size_t n) : host(n), device(n * sizeof(std::int32_t)) {
+    for (auto& x : host) {
+      x = static_cast<std::int32_t>(rng()() % 2001) - 1000;
+      sum += x;
+    }
+    GPUPRIMS_CHECK_CUDA(
+        cudaMemcpy(device.data(), host.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+  }
+  const std::int32_t* data() const { return reinterpret_cast<const std::int32_t*>(device.data()); }
+};
+
+}  // namespace
+
+TEST_CASE("gpuprims::reduce without a workspace: concurrent streams, threads and graphs",
+          "[reduce][gpu]") {
+  constexpr int lanes = 4;
+  constexpr int rounds = 8;
+  // Sizes of one, two and three passes, so that every call needs a workspace of its own size.
+  const std::size_t sizes[lanes] = {(std::size_t{1} << 22) + 3, 70001, (std::size_t{1} << 20) + 1,
+                                    5000};
+  std::deque<int_input> inputs;  // device_buffer does not move
+  for (std::size_t n : sizes) {
+    inputs.emplace_back(n);
+  }
+  device_buffer out(lanes * rounds * sizeof(long long));
+  auto* results = reinterpret_cast<long long*>(out.data());
+  const auto expect_all = [&](const char* what) {
+    std::vector<long long> got(lanes * rounds);
+    GPUPRIMS_CHECK_CUDA(
+        cudaMemcpy(got.data(), results, got.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+    for (int lane = 0; lane < lanes; ++lane) {
+      for (int round = 0; round < rounds; ++round) {
+        INFO(what << ": lane " << lane << ", round " << round);
+        CHECK(got[lane * rounds + round] == inputs[lane].sum);
+      }
+    }
+  };
+  cudaError_t (*pooled)(const std::int32_t*, long long*, std::size_t, long long,
+                        gpuprims::plus<long long>, cudaStream_t) =
+      &run_pooled<gpuprims::reduce_tuning, std::int32_t, long long, gpuprims::plus<long long>>;
+
+  SECTION("several streams, one host thread") {
+    out.poison();
+    cudaStream_t streams[lanes];
+    for (auto& s : streams) {
+      GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    }
+    for (int round = 0; round < rounds; ++round) {
+      for (int lane = 0; lane < lanes; ++lane) {
+        GPUPRIMS_CHECK_CUDA(pooled(inputs[lane].data(), results + lane * rounds + round,
+                                   sizes[lane], 0, {}, streams[lane]));
+      }
+    }
+    for (auto& s : streams) {
+      GPUPRIMS_CHECK_CUDA(cudaStreamSynchronize(s));
+      GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace(s));
+      GPUPRIMS_CHECK_CUDA(cudaStreamSynchronize(s));
+      GPUPRIMS_CHECK_CUDA(cudaStreamDestroy(s));
+    }
+    GPUPRIMS_CHECK_LAUNCH();
+    expect_all("streams");
+  }
+
+  SECTION("several host threads, each on the per-thread default stream and its own stream") {
+    out.poison();
+    std::vector<std::thread> threads;
+    std::vector<cudaError_t> status(lanes, cudaSuccess);
+    for (int lane = 0; lane < lanes; ++lane) {
+      threads.emplace_back([&, lane] {
+        cudaStream_t own = nullptr;
+        cudaError_t e = cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking);
+        for (int round = 0; round < rounds && e == cudaSuccess; ++round) {
+          // Alternate: the per-thread default stream, then the thread's own stream.
+          const cudaStream_t s = round % 2 == 0 ? cudaStreamPerThread : own;
+          e = pooled(inputs[lane].data(), results + lane * rounds + round, sizes[lane], 0, {}, s);
+        }
+        if (e == cudaSuccess) e = cudaStreamSynchronize(own);
+        if (e == cudaSuccess) e = gpuprims::release_stream_workspace(own);
+        if (e == cudaSuccess) e = gpuprims::release_stream_workspace(cudaStreamPerThread);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(own);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(cudaStreamPerThread);
+        if (own != nullptr && e == cudaSuccess) e = cudaStreamDestroy(own);
+        status[lane] = e;
+      });
+    }
+    for (auto& t : threads) {
+      t.join();
+    }
+    for (int lane = 0; lane < lanes; ++lane) {
+      INFO("thread " << lane << ": " << cudaGetErrorString(status[lane]));
+      CHECK(status[lane] == cudaSuccess);
+    }
+    GPUPRIMS_CHECK_LAUNCH();
+    expect_all("threads");
+  }
+
+  SECTION("captured into a graph, instantiated twice, launched on two streams at once") {
+    out.poison();
+    cudaStream_t capture = nullptr, a = nullptr, b = nullptr;
+    GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
+    GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+    GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+    // Graph g writes rounds [0, rounds/2) of every lane, graph h the rest (same calls, other
+    // outputs).
+    cudaGraphExec_t execs[2] = {};
+    for (int half = 0; half < 2; ++half) {
+      GPUPRIMS_CHECK_CUDA(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal));
+      for (int round = half * rounds / 2; round < (half + 1) * rounds / 2; ++round) {
+        for (int lane = 0; lane < lanes; ++lane) {
+          GPUPRIMS_CHECK_CUDA(pooled(inputs[lane].data(), results + lane * rounds + round,
+                                     sizes[lane], 0, {}, capture));
+        }
+      }
+      cudaGraph_t graph = nullptr;
+      GPUPRIMS_CHECK_CUDA(cudaStreamEndCapture(capture, &graph));
+      GPUPRIMS_CHECK_CUDA(cudaGraphInstantiate(&execs[half], graph, 0));
+      GPUPRIMS_CHECK_CUDA(cudaGraphDestroy(graph));
+    }
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      GPUPRIMS_CHECK_CUDA(cudaGraphLaunch(execs[0], a));
+      GPUPRIMS_CHECK_CUDA(cudaGraphLaunch(execs[1], b));
+    }
+    GPUPRIMS_CHECK_CUDA(cudaStreamSynchronize(a));
+    GPUPRIMS_CHECK_CUDA(cudaStreamSynchronize(b));
+    for (auto& e : execs) {
+      GPUPRIMS_CHECK_CUDA(cudaGraphExecDestroy(e));
+    }
+    for (cudaStream_t s : {capture, a, b}) {
+      GPUPRIMS_CHECK_CUDA(cudaStreamDestroy(s));
+    }
+    GPUPRIMS_CHECK_LAUNCH();
+    expect_all("graphs");
+  }
 }
 
 TEST_CASE("gpuprims::reduce sums more than 2^31 int8 into int64", "[reduce][gpu][large]") {

@@ -6,6 +6,11 @@
 #include <cstdint>
 #include <type_traits>
 
+// An operator without identity() (outside the unnamed namespace: it is only named, never called).
+struct no_identity {
+  __host__ __device__ float operator()(float a, float b) const { return a * b; }
+};
+
 namespace {
 
 // Whether gpuprims::reduce can be called with arguments of these types.
@@ -35,4 +40,13 @@ TEST_CASE("reduce takes inputs, then the output, then the size", "[reduce][args]
   // The house order (inputs, outputs, sizes): the old order (in, n, out) no longer compiles.
   STATIC_REQUIRE(reduce_callable<void(const float*, float*, std::size_t, float, plus_f)>::value);
   STATIC_REQUIRE(!reduce_callable<void(const float*, std::size_t, float*, float, plus_f)>::value);
+}
+
+TEST_CASE("reduce without init needs an operator with an identity", "[reduce][args]") {
+  STATIC_REQUIRE(reduce_callable<void(const float*, float*, std::size_t, plus_f)>::value);
+  STATIC_REQUIRE(
+      reduce_callable<void(const int*, int*, std::size_t, gpuprims::minimum<int>)>::value);
+  STATIC_REQUIRE(!reduce_callable<void(const float*, float*, std::size_t, no_identity)>::value);
+  STATIC_REQUIRE(
+      reduce_callable<void(const float*, float*, std::size_t, float, no_identity)>::value);
 }

@@ -27,6 +27,16 @@ __device__ __forceinline__ void wait_for_prior_grids() {
   }
 }
 
+// Lets the next kernel in the stream, where it was launched dependent, be scheduled before this one
+// has finished; it still waits (wait_for_prior_grids) for this one's memory. Nothing on
+// architectures without programmatic dependent launch.
+template <int Arch = arch::target>
+__device__ __forceinline__ void allow_next_grid() {
+  if constexpr (arch::supports(arch::feature::grid_dependency, Arch)) {
+    arch::griddepcontrol_launch_dependents<Arch>();
+  }
+}
+
 // An empty kernel whose attributes tell the host which architecture the library's device code in
 // this program was compiled for (its PTX version: 80 for a compute_80 build JIT-compiled on an
 // H100). Policies are chosen by that, the same number the kernels choose theirs by.

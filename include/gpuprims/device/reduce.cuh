@@ -1,8 +1,9 @@
-// Host launcher of the device-wide reduction: gpuprims::reduce, in one kernel launch.
+// Host launchers of the device-wide reduction: gpuprims::reduce.
 #pragma once
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/reduce/kernels.cuh>
+#include <gpuprims/device/workspace.cuh>
 #include <gpuprims/tuning/reduce.cuh>
 #include <gpuprims/types.cuh>
 
@@ -10,26 +11,40 @@
 #include <cuda/std/type_traits>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace gpuprims {
+namespace detail {
 
-/// Bytes of workspace gpuprims::reduce needs for accumulator type T on the current device (for any
-/// n). Zero it once (cudaMemsetAsync) before its first use; every call leaves it zeroed again.
-template <class T, class Tuning = reduce_tuning>
-[[nodiscard]] cudaError_t reduce_workspace_bytes(std::size_t& bytes) {
+template <class Op, class T, class = void>
+inline constexpr bool has_identity = false;
+template <class Op, class T>
+inline constexpr bool has_identity<Op, T, std::void_t<decltype(Op::identity())>> =
+    std::is_convertible_v<decltype(Op::identity()), T>;
+
+}  // namespace detail
+
+/// Bytes of workspace gpuprims::reduce needs for n items of Item reduced in T, on the current
+/// device: 0 for inputs one block reduces alone; never more than about n * sizeof(Item) / 4096.
+/// The workspace needs no preparation (no zeroing) and keeps nothing between calls.
+template <class Item, class T = Item, class Tuning = reduce_tuning>
+[[nodiscard]] cudaError_t reduce_workspace_bytes(std::size_t n, std::size_t& bytes) {
   detail::device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(detail::current_device_facts(facts));
-  bytes = detail::reduce_workspace_bytes_for<T>(Tuning::select(facts.target_arch), facts);
+  bytes = detail::reduce_workspace_bytes_for<Item, T>(Tuning::select(facts.target_arch), n);
   return cudaSuccess;
 }
 
-/// *out = op(init, in[0] op in[1] op ... op in[n - 1]) on `stream`, in one kernel launch, with the
-/// caller's workspace (see reduce_workspace_bytes; aligned to T and to 4 bytes). Op must be
-/// associative and commutative (the grid-stride split interleaves the input), as for
-/// cub::DeviceReduce. Items convert to T on load (__half into float, int8 into int64). The
-/// combination order depends only on n, the device and the input's alignment: floating-point
-/// results repeat bit for bit. n == 0 writes init. A null `out`, a null `in` with n > 0, or a
-/// workspace that is null, short or misaligned return cudaErrorInvalidValue and launch nothing.
+/// *out = op(init, in[0] op in[1] op ... op in[n - 1]) on `stream`, with the caller's workspace
+/// (reduce_workspace_bytes; 256-byte aligned, as cudaMalloc gives). Items convert to T on load
+/// (__half into float, int8 into int64); Op takes and returns T. Op must be associative and
+/// commutative (tiles interleave the input), as for cub::DeviceReduce. The combination order is a
+/// function of n and of the input's address modulo 16 only, the same on every GPU, so results
+/// repeat bit for bit across runs and devices (docs/reduce.md, "The order"). One launch per pass:
+/// one for up to 8192 floats, two up to 2^26, three above. A workspace serves one call at a time:
+/// calls that may overlap (two streams, two graphs) need one each. n == 0 writes init. A null
+/// `out`, a null `in` with n > 0, or a needed workspace that is null, short or misaligned return
+/// cudaErrorInvalidValue and launch nothing.
 ///
 ///   cudaError_t e = gpuprims::reduce(d_in, d_sum, n, 0.0f, gpuprims::plus<float>{},
 ///                                    d_ws, ws_bytes, stream);
@@ -40,9 +55,10 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op>
   return detail::launch_reduce<Tuning>(in, out, n, init, op, workspace, workspace_bytes, stream);
 }
 
-/// The same with stream-ordered workspace (cudaMallocAsync from the device's default pool, freed
-/// on the stream after the kernel): nothing to manage, no synchronisation, but three stream
-/// operations more per call.
+/// The same without a workspace argument: the library keeps one per stream (device/workspace.cuh),
+/// allocated (stream-ordered) by the first call on a stream that needs it and reused by every later
+/// one; under stream capture the graph allocates and frees its own. Safe from several host threads,
+/// on several streams and devices at once.
 ///
 ///   cudaError_t e = gpuprims::reduce(d_in, d_sum, n, 0.0f, gpuprims::plus<float>{}, stream);
 template <class Tuning = reduce_tuning, class Item, class T, class Op>
@@ -52,19 +68,36 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op>
   if (out == nullptr || (n > 0 && in == nullptr)) {
     return cudaErrorInvalidValue;
   }
-  if (n == 0) {
+  std::size_t bytes = 0;
+  GPUPRIMS_RETURN_IF_ERROR((reduce_workspace_bytes<Item, T, Tuning>(n, bytes)));
+  if (bytes == 0) {
     return reduce<Tuning>(in, out, n, init, op, nullptr, 0, stream);
   }
-  std::size_t bytes = 0;
-  GPUPRIMS_RETURN_IF_ERROR((reduce_workspace_bytes<T, Tuning>(bytes)));
   void* workspace = nullptr;
-  GPUPRIMS_RETURN_IF_ERROR(cudaMallocAsync(&workspace, bytes, stream));
-  cudaError_t status = cudaMemsetAsync(workspace, 0, sizeof(unsigned int), stream);
-  if (status == cudaSuccess) {
-    status = reduce<Tuning>(in, out, n, init, op, workspace, bytes, stream);
-  }
-  const cudaError_t freed = cudaFreeAsync(workspace, stream);
+  bool release = false;
+  GPUPRIMS_RETURN_IF_ERROR(detail::acquire_stream_workspace(stream, bytes, workspace, release));
+  const cudaError_t status = reduce<Tuning>(in, out, n, init, op, workspace, bytes, stream);
+  const cudaError_t freed = release ? cudaFreeAsync(workspace, stream) : cudaSuccess;
   return status != cudaSuccess ? status : freed;
+}
+
+/// The reductions without `init`, for operators with an identity (plus, minimum, maximum and the
+/// bit operators): *out = in[0] op ... op in[n - 1], Op::identity() for n == 0.
+///
+///   cudaError_t e = gpuprims::reduce(d_in, d_max, n, gpuprims::maximum<float>{}, stream);
+template <class Tuning = reduce_tuning, class Item, class T, class Op,
+          std::enable_if_t<detail::has_identity<Op, T>, int> = 0>
+[[nodiscard]] cudaError_t reduce(const Item* in, T* out, std::size_t n, Op op,
+                                 cudaStream_t stream = 0) {
+  return reduce<Tuning>(in, out, n, static_cast<T>(Op::identity()), op, stream);
+}
+
+template <class Tuning = reduce_tuning, class Item, class T, class Op,
+          std::enable_if_t<detail::has_identity<Op, T>, int> = 0>
+[[nodiscard]] cudaError_t reduce(const Item* in, T* out, std::size_t n, Op op, void* workspace,
+                                 std::size_t workspace_bytes, cudaStream_t stream = 0) {
+  return reduce<Tuning>(in, out, n, static_cast<T>(Op::identity()), op, workspace, workspace_bytes,
+                        stream);
 }
 
 }  // namespace gpuprims

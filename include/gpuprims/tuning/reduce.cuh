@@ -1,5 +1,9 @@
 // Tuning of gpuprims::reduce: a plain policy, chosen by architecture. Pass your own selector (a
 // type with the same static select) as the launcher's Tuning argument to override it.
+//
+// The shapes fix the order in which gpuprims::reduce combines elements (docs/reduce.md, "The
+// order"): a selector that returns other shapes gives other floating-point bits. The library's
+// selector returns the same policy for every architecture, so every GPU gives the same bits.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -8,39 +12,47 @@
 
 namespace gpuprims {
 
-/// One launch shape of the single-pass reduction.
+/// One tile of the tiled reduction: `block_threads` threads each load `words_per_thread` 16-byte
+/// words (all in flight before the first is added), and the block reduces the tile to one partial.
 struct reduce_shape {
-  int block_threads;  ///< threads per block
-  int unroll;         ///< 16-byte loads in flight per thread
-  int waves;          ///< grid: at most this many waves of resident blocks
+  int block_threads;     ///< threads per block: a multiple of 32 up to 1024
+  int words_per_thread;  ///< 16-byte words per thread per tile (1 to 16)
 };
 
-/// How gpuprims::reduce shapes its single pass: `small` up to `small_max_bytes` of input, `large`
-/// above.
+/// How gpuprims::reduce cuts its input: tiles of the `small` shape for inputs of up to
+/// `small_max_bytes`, of the `large` shape above (decided per pass, from that pass's input).
 struct reduce_policy {
   reduce_shape small;
   reduce_shape large;
   std::size_t small_max_bytes;
-  bool dependent_launch;  ///< programmatic dependent launch where the code has it
+  unsigned int max_blocks;  ///< blocks per launch at most (they loop over the tiles); 0: no limit
+  bool dependent_launch;    ///< programmatic dependent launch where the code has it
+  /// With dependent launch: a pass of at most this many tiles lets the next pass be scheduled as it
+  /// starts (griddepcontrol.launch_dependents; the next still waits for its memory). 0: never.
+  std::size_t early_next_pass_max_tiles;
 };
 
-/// The library's reduce policy for code built for `arch` (compute capability x 10). The same shapes
-/// for every architecture: the grid comes from the device's resident threads at run time, and every
-/// loaded word is 16 bytes whatever the element size.
+/// The library's reduce policy for code built for `arch` (compute capability x 10): the same for
+/// every architecture (the order, and with it the bits, must not depend on the GPU).
 struct reduce_tuning {
   __host__ __device__ static constexpr reduce_policy select(int /*arch*/) {
     reduce_policy p{};
-    // reduce_float/gpuprims::reduce at 2^20 floats on the H100: 256 x 8 x 1 wave, 5.06 us, the best
-    // of six shapes (fewer, fuller blocks start sooner; notes/reduce.md).
-    p.small = {256, 8, 1};
-    // ... at 2^24 and 2^28: 1024 x 4 x 1 wave, 28.2 and 355 us, the best of six (fewer partials for
-    // the last block; the first version, 256 x 4 x 2 waves, took 29.7 and 360.8).
-    p.large = {1024, 4, 1};
-    // Between the two sizes measured (8 MiB: 2^21 floats).
+    // Up to 8 MiB: 256 threads x 8 words (32 KiB tiles): 2^20 floats are 128 tiles, one wave of
+    // blocks on the GPUs we target, and the partials fit one tile of the second pass.
+    p.small = {256, 8};
+    // Above: 512 threads x 4 words (32 KiB tiles), one tile per block, the hardware's block
+    // scheduler balancing the SMs. reduce_float/gpuprims::reduce_large_<shape>, one run on the
+    // H100: 27.16 us at 2^24 floats and 345.3 at 2^28, against 27.21/345.3 (512 x 2), 27.23/347.7
+    // (256 x 4), 27.39/347.6 (256 x 8), 27.90/345.6 (1024 x 4).
+    p.large = {512, 4};
     p.small_max_bytes = std::size_t{8} << 20;
-    // reduce_float/gpuprims::reduce against gpuprims::reduce_plain_launch: 4.17 vs 5.23 us at 2^20,
-    // 27.1 vs 28.3 at 2^24 (docs/design.md).
+    p.max_blocks = 0;
+    // Each pass's launch overlaps the end of the pass before it (docs/design.md).
     p.dependent_launch = true;
+    // reduce_float/gpuprims::reduce_early_next_pass (4096) against gpuprims::reduce (0), same runs:
+    // 26.58 against 27.53 and 27.54 us at 2^24 floats (2048 tiles); 2^28 (32768 tiles) unchanged,
+    // where a grid of many blocks pays for the signal (notes/design.md).
+    p.early_next_pass_max_tiles = 4096;
     return p;
   }
 };

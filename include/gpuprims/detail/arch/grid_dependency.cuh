@@ -17,4 +17,16 @@ __device__ __forceinline__ void griddepcontrol_wait() {
 #endif
 }
 
+// Lets the grids launched after this one with programmatic stream serialization be scheduled
+// before this one has finished (they still wait in griddepcontrol_wait for its memory). Costly in
+// grids of many blocks (notes/design.md): for small grids only.
+template <int Arch = target>
+__device__ __forceinline__ void griddepcontrol_launch_dependents() {
+  static_assert(Arch == 0 || supports(feature::grid_dependency, Arch),
+                "griddepcontrol needs sm_90 or later: ask arch::has_grid_dependency first");
+#if defined(__CUDA_ARCH__)
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 }  // namespace gpuprims::detail::arch

@@ -1,16 +1,18 @@
-// gpuprims::reduce's single-pass kernel, its workspace and its launch. The kernel reads its shape
+// gpuprims::reduce's passes, their workspace and their launches. Each pass cuts its input into
+// tiles (tiles.cuh), one block reduces one tile to one partial; the partials are the next pass's
+// input, until one tile remains, whose block writes op(init, total). The kernel reads its shape
 // from the policy for the architecture it was compiled for; the host picks the same policy by the
 // architecture the library's code runs as on the device.
 #pragma once
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
-#include <gpuprims/detail/reduce/block_front.cuh>
 #include <gpuprims/detail/reduce/block_warp_shuffle.cuh>
-#include <gpuprims/detail/reduce/thread_reduce.cuh>
+#include <gpuprims/detail/reduce/tiles.cuh>
 #include <gpuprims/tuning/reduce.cuh>
 
 #include <cuda_runtime.h>
+#include <cuda/std/type_traits>
 
 #include <cstddef>
 #include <cstdint>
@@ -28,51 +30,43 @@ template <class Tuning, bool Large>
 inline constexpr reduce_shape reduce_shape_here =
     reduce_shape_for<Tuning, Large>(GPUPRIMS_TARGET_ARCH);
 
-// One pass: every block reduces its share and stores a partial; the last block to arrive (an atomic
-// counter) reduces the partials and writes op(init, total). The order of every combination is fixed
-// by n, the grid and the input's alignment (never by arrival order), so floating-point results
-// repeat bit for bit. The counter is reset by the last block, so a workspace stays ready for the
-// next call.
+// One pass. With `final_pass` there is one tile and its block writes *out = op(init, total);
+// otherwise the block of tile p writes out[p]. Nothing is kept between launches: no counter, no
+// flag, so a workspace needs no preparation and a launch that died leaves nothing behind.
 template <class Tuning, bool Large, class T, class Op, class Item>
 __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads)
-    reduce_kernel(const Item* __restrict__ in, std::size_t n, T* out, T init, Op op, T* partials,
-                  unsigned int* arrivals) {
+    reduce_pass_kernel(const Item* __restrict__ in, std::size_t n, T* __restrict__ out, T init,
+                       Op op, bool final_pass, bool early_next_pass) {
   constexpr reduce_shape shape = reduce_shape_here<Tuning, Large>;
-  constexpr int block = shape.block_threads;
-  static_assert(block % 32 == 0 && block <= 1024,
+  constexpr int threads = shape.block_threads;
+  static_assert(threads % 32 == 0 && threads <= 1024,
                 "reduce_shape: block_threads a multiple of 32 up to 1024");
-  using block_step = block_reduce_warp_shuffle<block, T>;
+  static_assert(shape.words_per_thread >= 1 && shape.words_per_thread <= 16,
+                "reduce_shape: words_per_thread from 1 to 16");
+  using block_step = block_reduce_warp_shuffle<threads, T>;
   __shared__ typename block_step::storage storage;
-  __shared__ bool last_block;
-  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * block;
-  const std::size_t num_threads = static_cast<std::size_t>(gridDim.x) * block;
   wait_for_prior_grids();
-  const accumulator<T, Op> mine =
-      thread_reduce<shape.unroll, T>(in, n, op, first + threadIdx.x, num_threads);
-  const std::size_t owners = reduce_owners(in, n);  // > first: the host sizes the grid so
-  const int valid = owners - first >= block ? block : static_cast<int>(owners - first);
-  const T block_total = block_step::partial(storage, op, mine.value, valid, block_rank<block>());
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_total;
-    __threadfence();  // the partial is visible before the arrival is counted
-    last_block = atomicAdd(arrivals, 1u) == gridDim.x - 1;
+  if (early_next_pass) {
+    allow_next_grid();
   }
-  __syncthreads();
-  if (!last_block) {
-    return;
-  }
-  __threadfence();
-  accumulator<T, Op> partial;
-  for (unsigned int i = threadIdx.x; i < gridDim.x; i += block) {
-    partial.add(load_from_l2(partials + i), op);
-  }
-  // The storage is reused: the barrier above already follows every read of the first reduction.
-  const int valid_partials = gridDim.x < block ? static_cast<int>(gridDim.x) : block;
-  const T total =
-      block_step::partial(storage, op, partial.value, valid_partials, block_rank<block>());
-  if (threadIdx.x == 0) {
-    *out = op(init, total);
-    *arrivals = 0;
+  const reduce_layout<Item> layout(in, n);
+  const std::size_t tiles = reduce_tile_count(layout.words, shape);
+  const int rank = static_cast<int>(threadIdx.x);
+  for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    int owners = 0;
+    const T mine = reduce_tile_share<threads, shape.words_per_thread, T>(in, layout, tile, tiles,
+                                                                         op, rank, owners);
+    const T total = block_step::partial(storage, op, mine, owners, rank);
+    if (rank == 0) {
+      if (final_pass) {
+        *out = op(init, total);
+      } else {
+        out[tile] = total;
+      }
+    }
+    if (tile + gridDim.x < tiles) {
+      __syncthreads();  // the storage is reused by the next tile
+    }
   }
 }
 
@@ -82,25 +76,56 @@ __global__ void write_value_kernel(T* out, T value) {
   *out = value;
 }
 
-// Blocks of one shape: enough for the owners of the input, at most `waves` waves of resident blocks
-// (each thread then folds many vectors before the block-level step).
-inline std::size_t reduce_max_blocks(const reduce_shape& shape, const device_facts& facts) {
-  return static_cast<std::size_t>(facts.multiprocessors) *
-         static_cast<std::size_t>(facts.max_threads_per_multiprocessor / shape.block_threads) *
-         static_cast<std::size_t>(shape.waves);
+// Partials of a pass over n items of Item, at most (the layout's words are at most n / per word).
+template <class Item>
+constexpr std::size_t reduce_partials_bound(const reduce_policy& p, std::size_t n) {
+  return reduce_tile_count(n / reduce_items_per_word<Item>, reduce_shape_of(p, n, sizeof(Item)));
 }
 
-// Workspace: the arrival counter (first, 256-byte aligned), then one partial per block.
-template <class T>
-constexpr std::size_t reduce_partials_offset() {
-  return 256 > alignof(T) ? 256 : alignof(T);
+inline constexpr std::size_t reduce_workspace_alignment = 256;
+
+constexpr std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+// Workspace: the first pass's partials, then the second pass's; later passes alternate between the
+// two (each writes fewer partials than the pass two before). None when one tile does it all.
+template <class Item, class T>
+constexpr std::size_t reduce_workspace_bytes_for(const reduce_policy& p, std::size_t n) {
+  const std::size_t first = reduce_partials_bound<Item>(p, n);
+  if (first <= 1) {
+    return 0;
+  }
+  const std::size_t second = reduce_partials_bound<T>(p, first);
+  return round_up(first * sizeof(T), reduce_workspace_alignment) +
+         (second > 1 ? second * sizeof(T) : 0);
 }
 
-template <class T>
-std::size_t reduce_workspace_bytes_for(const reduce_policy& p, const device_facts& facts) {
-  const std::size_t small = reduce_max_blocks(p.small, facts),
-                    large = reduce_max_blocks(p.large, facts);
-  return reduce_partials_offset<T>() + (small > large ? small : large) * sizeof(T);
+template <class Op, class T>
+inline constexpr bool reduce_op_takes =
+    std::is_same_v<std::decay_t<cuda::std::invoke_result_t<Op&, const T&, const T&>>, T>;
+
+// One pass over n items of Item into `partials`, or into `out` when one tile is left; gives the
+// number of tiles it reduced.
+template <class Tuning, class T, class Op, class Item>
+cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Item* in,
+                               std::size_t n, T* partials, T* out, T init, Op op,
+                               cudaStream_t stream, std::size_t& tiles) {
+  const bool large = n * sizeof(Item) > p.small_max_bytes;
+  const reduce_shape shape = large ? p.large : p.small;
+  tiles = reduce_tile_count(reduce_layout<Item>(in, n).words, shape);
+  std::size_t blocks = tiles;
+  if (p.max_blocks != 0 && blocks > p.max_blocks) {
+    blocks = p.max_blocks;
+  }
+  const bool final_pass = tiles == 1;
+  const bool early_next_pass = dependent && !final_pass && tiles <= p.early_next_pass_max_tiles;
+  T* dst = final_pass ? out : partials;
+  const dim3 block(static_cast<unsigned int>(shape.block_threads));
+  return large ? launch<reduce_pass_kernel<Tuning, true, T, Op, Item>>(
+                     grid_x(blocks), block, stream, dependent, in, n, dst, init, op, final_pass,
+                     early_next_pass)
+               : launch<reduce_pass_kernel<Tuning, false, T, Op, Item>>(
+                     grid_x(blocks), block, stream, dependent, in, n, dst, init, op, final_pass,
+                     early_next_pass);
 }
 
 template <class Tuning, class Item, class T, class Op>
@@ -108,6 +133,9 @@ cudaError_t launch_reduce(const Item* in, T* out, std::size_t n, T init, Op op, 
                           std::size_t workspace_bytes, cudaStream_t stream) {
   static_assert(std::is_trivially_copyable_v<T>,
                 "the accumulator moves through shuffles: trivially copyable");
+  static_assert(reduce_op_takes<Op, T>,
+                "Op must take two T and return T, the type of *out (gpuprims::plus<double> for a "
+                "double result): an operator of another type would convert every partial");
   if (out == nullptr || (n > 0 && in == nullptr)) {
     return cudaErrorInvalidValue;
   }
@@ -118,28 +146,28 @@ cudaError_t launch_reduce(const Item* in, T* out, std::size_t n, T init, Op op, 
   if (n == 0) {
     return launch<write_value_kernel<T>>(1, 1, stream, dependent, out, init);
   }
-  constexpr std::size_t workspace_alignment = alignof(T) > 4 ? alignof(T) : 4;
-  if (workspace == nullptr || workspace_bytes < reduce_workspace_bytes_for<T>(p, facts) ||
-      reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0) {
+  const std::size_t needed = reduce_workspace_bytes_for<Item, T>(p, n);
+  if (needed > 0 &&
+      (workspace == nullptr || workspace_bytes < needed ||
+       reinterpret_cast<std::uintptr_t>(workspace) % reduce_workspace_alignment != 0)) {
     return cudaErrorInvalidValue;
   }
-  const bool large = n > p.small_max_bytes / sizeof(Item);
-  const reduce_shape shape = large ? p.large : p.small;
-  const std::size_t per_block =
-      static_cast<std::size_t>(shape.block_threads) * static_cast<std::size_t>(shape.unroll);
-  std::size_t blocks = ceil_div(reduce_owners(in, n), per_block);
-  const std::size_t max_blocks = reduce_max_blocks(shape, facts);
-  blocks = blocks < max_blocks ? blocks : max_blocks;
-  blocks = blocks == 0 ? 1 : blocks;
   auto* bytes = static_cast<unsigned char*>(workspace);
-  auto* partials = reinterpret_cast<T*>(bytes + reduce_partials_offset<T>());
-  auto* arrivals = reinterpret_cast<unsigned int*>(bytes);
-  const auto grid = static_cast<unsigned int>(blocks);
-  const dim3 block(static_cast<unsigned int>(shape.block_threads));
-  return large ? launch<reduce_kernel<Tuning, true, T, Op, Item>>(
-                     grid, block, stream, dependent, in, n, out, init, op, partials, arrivals)
-               : launch<reduce_kernel<Tuning, false, T, Op, Item>>(
-                     grid, block, stream, dependent, in, n, out, init, op, partials, arrivals);
+  T* buffers[2] = {reinterpret_cast<T*>(bytes),
+                   needed == 0 ? nullptr
+                               : reinterpret_cast<T*>(
+                                     bytes + round_up(reduce_partials_bound<Item>(p, n) * sizeof(T),
+                                                      reduce_workspace_alignment))};
+  std::size_t tiles = 0;
+  GPUPRIMS_RETURN_IF_ERROR(
+      launch_reduce_pass<Tuning>(p, dependent, in, n, buffers[0], out, init, op, stream, tiles));
+  for (int pass = 1; tiles > 1; ++pass) {
+    const T* src = buffers[(pass - 1) % 2];
+    const std::size_t count = tiles;
+    GPUPRIMS_RETURN_IF_ERROR(launch_reduce_pass<Tuning>(p, dependent, src, count, buffers[pass % 2],
+                                                        out, init, op, stream, tiles));
+  }
+  return cudaSuccess;
 }
 
 }  // namespace gpuprims::detail

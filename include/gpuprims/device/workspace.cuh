@@ -1,0 +1,107 @@
+// The workspace behind the launchers that take none (gpuprims::reduce without a workspace
+// argument): one device buffer per stream, kept and reused, so that no call after the first on a
+// stream allocates. Under stream capture the buffer is allocated and freed inside the graph
+// instead, so every instantiated graph owns its own.
+#pragma once
+
+#include <gpuprims/config.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
+
+namespace gpuprims {
+namespace detail {
+
+// A buffer is shared only by calls that run one after the other: calls on one stream of one device
+// run in order. The default streams (0, cudaStreamLegacy, cudaStreamPerThread) name a different
+// stream per host thread under --default-stream per-thread, so for them the host thread is part of
+// the key too.
+struct stream_workspace_key {
+  int device;
+  cudaStream_t stream;
+  std::thread::id thread;
+  bool operator<(const stream_workspace_key& o) const {
+    return std::tie(device, stream, thread) < std::tie(o.device, o.stream, o.thread);
+  }
+};
+
+struct stream_workspace_entry {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
+struct stream_workspace_cache {
+  std::mutex mutex;
+  std::map<stream_workspace_key, stream_workspace_entry> entries;
+};
+
+inline stream_workspace_cache& stream_workspaces() {
+  static stream_workspace_cache* cache = new stream_workspace_cache;  // never destroyed: no CUDA
+  return *cache;                                                      // calls after main returns
+}
+
+inline cudaError_t stream_workspace_key_of(cudaStream_t stream, stream_workspace_key& key) {
+  GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&key.device));
+  key.stream = stream;
+  const bool default_stream =
+      stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
+  key.thread = default_stream ? std::this_thread::get_id() : std::thread::id{};
+  return cudaSuccess;
+}
+
+// At least `bytes` of device memory for work queued on `stream`, 256-byte aligned. `release` says
+// whether the caller must cudaFreeAsync it on `stream` after its work (under stream capture).
+inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t bytes, void*& data,
+                                            bool& release) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  GPUPRIMS_RETURN_IF_ERROR(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone) {
+    release = true;
+    return cudaMallocAsync(&data, bytes, stream);  // an allocation node the graph owns
+  }
+  release = false;
+  stream_workspace_key key{};
+  GPUPRIMS_RETURN_IF_ERROR(stream_workspace_key_of(stream, key));
+  stream_workspace_cache& cache = stream_workspaces();
+  const std::lock_guard<std::mutex> lock(cache.mutex);
+  stream_workspace_entry& entry = cache.entries[key];
+  if (entry.bytes < bytes) {
+    // Stream-ordered: the old buffer is freed after the calls already queued on `stream`, the new
+    // one is ready for the calls after; nothing waits on the host.
+    const std::size_t grown = bytes < 2 * entry.bytes ? 2 * entry.bytes : bytes;
+    if (entry.data != nullptr) {
+      GPUPRIMS_RETURN_IF_ERROR(cudaFreeAsync(entry.data, stream));
+      entry = {};
+    }
+    GPUPRIMS_RETURN_IF_ERROR(cudaMallocAsync(&entry.data, grown, stream));
+    entry.bytes = grown;
+  }
+  data = entry.data;
+  return cudaSuccess;
+}
+
+}  // namespace detail
+
+/// Frees, in `stream`'s order, the workspace the workspace-free launchers keep for `stream` on the
+/// current device (and, for a default stream, the calling host thread). Call it before destroying
+/// a stream those launchers used; a later call on the stream allocates again.
+inline cudaError_t release_stream_workspace(cudaStream_t stream = 0) {
+  detail::stream_workspace_key key{};
+  GPUPRIMS_RETURN_IF_ERROR(detail::stream_workspace_key_of(stream, key));
+  detail::stream_workspace_cache& cache = detail::stream_workspaces();
+  const std::lock_guard<std::mutex> lock(cache.mutex);
+  const auto found = cache.entries.find(key);
+  if (found == cache.entries.end()) {
+    return cudaSuccess;
+  }
+  void* data = found->second.data;
+  cache.entries.erase(found);
+  return data == nullptr ? cudaSuccess : cudaFreeAsync(data, stream);
+}
+
+}  // namespace gpuprims
