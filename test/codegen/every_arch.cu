@@ -53,6 +53,8 @@ void reduces(cudaStream_t s) {
                          s);
   std::size_t bytes = 0;
   (void)gpuprims::reduce_workspace_bytes<Item, T>(1, bytes);
+  (void)gpuprims::reduce_rows(static_cast<const Item*>(nullptr), static_cast<T*>(nullptr), 0, 0, 0,
+                              T{}, Op{}, s);
 }
 
 template <class T>
@@ -125,8 +127,9 @@ __global__ void user_reduce(const Item* in, typename Op::value_type* out, int va
   __syncthreads();
   a = Op{}(a, reduce_t(s).all_reduce(a));
   const T w = gpuprims::warp_reduce(a, Op{}, valid);
+  const T g = gpuprims::logical_warp_reduce<4>(a, Op{});
   if (threadIdx.x == 0) {
-    *out = Op{}(w, gpuprims::warp_reduce(a, Op{}));
+    *out = Op{}(Op{}(w, g), gpuprims::warp_reduce(a, Op{}));
   }
 }
 

@@ -23,11 +23,54 @@ __global__ void warp_reduce_kernel(const typename Op::value_type* in, typename O
   }
 }
 
+// Every lane writes its group's result: groups of Lanes consecutive lanes.
+template <int Lanes, class Op>
+__global__ void logical_warp_reduce_kernel(const typename Op::value_type* in,
+                                           typename Op::value_type* out) {
+  const std::size_t i = blockIdx.x * std::size_t{32} + threadIdx.x;
+  out[i] = gpuprims::logical_warp_reduce<Lanes>(in[i], Op{});
+}
+
 }  // namespace gpuprims::test
 
 namespace {
 
 using namespace gpuprims::test;
+
+// Every lane of every group of Lanes gets the group's fold in lane order.
+template <int Lanes, class Op, class Gen>
+void check_logical_warp_reduce(const std::string& name, Gen gen) {
+  using T = typename Op::value_type;
+  constexpr int warps = 3;
+  INFO(name << ", Lanes = " << Lanes);
+  std::vector<T> items(warps * 32);
+  for (T& x : items) {
+    x = gen();
+  }
+  device_buffer in(items.size() * sizeof(T)), out(items.size() * sizeof(T));
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(in.data(), items.data(), items.size() * sizeof(T), cudaMemcpyHostToDevice));
+  out.poison();
+  logical_warp_reduce_kernel<Lanes, Op>
+      <<<warps, 32>>>(reinterpret_cast<const T*>(in.data()), reinterpret_cast<T*>(out.data()));
+  GPUPRIMS_CHECK_LAUNCH();
+  std::vector<T> got(items.size());
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(got.data(), out.data(), got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    INFO("lane " << i);
+    CHECK(matches<Op>(got[i], items, i / Lanes * Lanes, Lanes));
+  }
+}
+
+template <class Op, class Gen>
+void check_every_logical_width(const std::string& name, Gen gen) {
+  check_logical_warp_reduce<2, Op>(name, gen);
+  check_logical_warp_reduce<4, Op>(name, gen);
+  check_logical_warp_reduce<8, Op>(name, gen);
+  check_logical_warp_reduce<16, Op>(name, gen);
+  check_logical_warp_reduce<32, Op>(name, gen);
+}
 
 template <class Op, class Gen>
 void check_warp_reduce(const std::string& name, Gen gen) {
@@ -63,6 +106,16 @@ TEST_CASE("warp_reduce combines lanes [0, valid) in lane order", "[reduce][warp]
   check_warp_reduce<gpuprims::plus<std::int32_t>>(
       "int32 plus", [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; });
   check_warp_reduce<affine_op>("affine composition (not commutative)", [&g] {
+    return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
+  });
+}
+
+TEST_CASE("logical_warp_reduce gives each group of lanes its fold, in every lane",
+          "[reduce][warp][gpu]") {
+  std::mt19937_64& g = rng();
+  check_every_logical_width<gpuprims::plus<std::int32_t>>(
+      "int32 plus", [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; });
+  check_every_logical_width<affine_op>("affine composition (not commutative)", [&g] {
     return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
   });
 }

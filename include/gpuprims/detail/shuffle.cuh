@@ -31,4 +31,19 @@ __device__ __forceinline__ T shuffle_down(const T& value, unsigned int delta) {
   return out;
 }
 
+// value of lane (this lane xor mask).
+template <class T>
+__device__ __forceinline__ T shuffle_xor(const T& value, int mask) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned int w[words] = {};
+  memcpy(w, &value, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < words; ++i) {
+    w[i] = __shfl_xor_sync(full_warp, w[i], mask);
+  }
+  T out;
+  memcpy(&out, w, sizeof(T));
+  return out;
+}
+
 }  // namespace gpuprims::detail

@@ -3,6 +3,7 @@
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/reduce/kernels.cuh>
+#include <gpuprims/detail/reduce/rows.cuh>
 #include <gpuprims/device/workspace.cuh>
 #include <gpuprims/tuning/reduce.cuh>
 #include <gpuprims/types.cuh>
@@ -98,6 +99,23 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op,
                                  std::size_t workspace_bytes, cudaStream_t stream = 0) {
   return reduce<Tuning>(in, out, n, static_cast<T>(Op::identity()), op, workspace, workspace_bytes,
                         stream);
+}
+
+/// out[r] = op(init, in[r * in_pitch] op ... op in[r * in_pitch + cols - 1]) for each of `rows`
+/// rows (pitch in items, at least cols), one result per row; init for cols == 0. Items convert to
+/// T; Op takes and returns T and must be associative and commutative. A thread, a warp or a block
+/// per row, chosen by cols alone (reduce_rows_tuning), so each row's order depends on cols only and
+/// the bits repeat on every GPU. rows == 0 launches nothing. A null `out`, a null `in` with work, a
+/// pitch shorter than cols, a span that overflows, or an output overlapping the input return
+/// cudaErrorInvalidValue and launch nothing.
+///
+///   cudaError_t e = gpuprims::reduce_rows(d_in, d_sums, rows, cols, cols, 0.0f,
+///                                         gpuprims::plus<float>{}, stream);
+template <class Tuning = reduce_rows_tuning, class Item, class T, class Op>
+[[nodiscard]] cudaError_t reduce_rows(const Item* in, T* out, std::size_t rows, std::size_t cols,
+                                      std::size_t in_pitch, cuda::std::type_identity_t<T> init,
+                                      Op op, cudaStream_t stream = 0) {
+  return detail::launch_reduce_rows<Tuning>(in, out, rows, cols, in_pitch, init, op, stream);
 }
 
 }  // namespace gpuprims

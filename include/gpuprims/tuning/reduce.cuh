@@ -57,4 +57,24 @@ struct reduce_tuning {
   }
 };
 
+/// How gpuprims::reduce_rows gives rows to threads: a thread per row up to `thread_max_cols`
+/// columns, a warp per row up to `warp_max_cols`, a block per row above; blocks of `block_threads`.
+/// The choice depends on cols only, so each row's order is a function of cols (and the bits
+/// repeat).
+struct reduce_rows_policy {
+  int block_threads;
+  std::size_t thread_max_cols;
+  std::size_t warp_max_cols;
+  bool dependent_launch;
+};
+
+/// The library's reduce_rows policy for code built for `arch`: the same for every architecture.
+struct reduce_rows_tuning {
+  __host__ __device__ static constexpr reduce_rows_policy select(int /*arch*/) {
+    // First values, not yet measured against one another: a row of up to 8 items is one thread's
+    // fold (no shuffles), a warp folds rows up to 4096 (128 items a lane), a block the longer ones.
+    return {256, 8, 4096, true};
+  }
+};
+
 }  // namespace gpuprims

@@ -43,4 +43,24 @@ __device__ __forceinline__ T warp_reduce(T value, Op op, int valid = 32) {
   return value;
 }
 
+/// Many small reductions per warp: the warp's lanes form 32 / Lanes groups of Lanes consecutive
+/// lanes (Lanes = 2, 4, 8, 16 or 32), and every lane gets the reduction of its group's values, the
+/// same bits in every lane. Lanes combine in lane order (pairs, then pairs of pairs: at each step
+/// op(lower lanes, upper lanes)), so Op need only be associative. Every lane of the warp calls it,
+/// converged. log2(Lanes) shuffles, no shared memory.
+///
+///   const float row_sum = gpuprims::logical_warp_reduce<8>(x, gpuprims::plus<float>{});
+template <int Lanes, class T, class Op>
+__device__ __forceinline__ T logical_warp_reduce(T value, Op op) {
+  static_assert(Lanes == 2 || Lanes == 4 || Lanes == 8 || Lanes == 16 || Lanes == 32,
+                "a logical warp has 2, 4, 8, 16 or 32 lanes");
+  const int lane = detail::lane_id();
+#pragma unroll
+  for (int offset = 1; offset < Lanes; offset *= 2) {
+    const T other = detail::shuffle_xor(value, offset);
+    value = (lane & offset) == 0 ? op(value, other) : op(other, value);
+  }
+  return value;
+}
+
 }  // namespace gpuprims

@@ -1,0 +1,122 @@
+// gpuprims::reduce_rows: row lengths around each strategy's switch (a thread, a warp, a block per
+// row), 1 x n and n x 1, pitched rows, ints exact, integer-valued floats exact, doubles within a
+// bound, the same bits on a second call, poisoned outputs, and the argument checks.
+#include <gpuprims/device/reduce.cuh>
+
+#include "support/test_support.cuh"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace gpuprims::test;
+
+template <class Item, class T, class Op>
+cudaError_t run_rows(const Item* in, T* out, std::size_t rows, std::size_t cols, std::size_t pitch,
+                     T init, Op op) {
+  return gpuprims::reduce_rows(in, out, rows, cols, pitch, init, op);
+}
+
+template <class Item, class T, class Op, class Gen>
+void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std::size_t pitch,
+                T init, Op op, Gen gen) {
+  INFO(name << ": rows = " << rows << ", cols = " << cols << ", pitch = " << pitch);
+  const std::size_t span = rows == 0 ? 0 : (rows - 1) * pitch + cols;
+  std::vector<Item> items(span + 1);
+  for (auto& x : items) {
+    x = gen();
+  }
+  device_buffer in(items.size() * sizeof(Item)), out(2 * rows * sizeof(T) + 1);
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(in.data(), items.data(), items.size() * sizeof(Item), cudaMemcpyHostToDevice));
+  out.poison();
+  const auto* x = reinterpret_cast<const Item*>(in.data());
+  auto* r = reinterpret_cast<T*>(out.data());
+  cudaError_t (*rows_fn)(const Item*, T*, std::size_t, std::size_t, std::size_t, T, Op) =
+      &run_rows<Item, T, Op>;
+  GPUPRIMS_CHECK_CUDA(rows_fn(x, r, rows, cols, pitch, init, op));
+  GPUPRIMS_CHECK_CUDA(rows_fn(x, r + rows, rows, cols, pitch, init, op));
+  GPUPRIMS_CHECK_LAUNCH();
+  std::vector<T> got(2 * rows);
+  GPUPRIMS_CHECK_CUDA(cudaMemcpy(got.data(), r, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  std::size_t wrong = 0;
+  for (std::size_t row = 0; row < rows; ++row) {
+    if (std::memcmp(&got[row], &got[rows + row], sizeof(T)) != 0) {
+      ++wrong;  // not the same bits twice
+      continue;
+    }
+    if constexpr (std::is_same_v<T, double>) {
+      double sum = init, magnitude = std::fabs(init);
+      for (std::size_t c = 0; c < cols; ++c) {
+        sum += static_cast<double>(items[row * pitch + c]);
+        magnitude += std::fabs(static_cast<double>(items[row * pitch + c]));
+      }
+      const double bound = (cols + 1) * std::numeric_limits<double>::epsilon() * magnitude;
+      wrong += std::fabs(got[row] - sum) <= bound ? 0 : 1;
+    } else {
+      T ref = init;  // exact: integers, or integer-valued floats far below 2^24
+      for (std::size_t c = 0; c < cols; ++c) {
+        ref = op(ref, static_cast<T>(items[row * pitch + c]));
+      }
+      wrong += std::memcmp(&ref, &got[row], sizeof(T)) == 0 ? 0 : 1;
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("reduce_rows gives each row its reduction, for every row length", "[reduce][gpu]") {
+  std::mt19937_64& g = rng();
+  const auto small_int = [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; };
+  const auto unit = [&g] { return static_cast<float>(static_cast<int>(g() % 17) - 8); };
+  const auto real = [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); };
+  for (std::size_t cols : {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, 4096, 4097, 70001}) {
+    for (std::size_t rows : {1, 7, 1000}) {
+      if (rows * cols > (std::size_t{1} << 24)) {
+        continue;
+      }
+      check_rows<std::int32_t>("int32 plus", rows, cols, cols, std::int32_t{5},
+                               gpuprims::plus<std::int32_t>{}, small_int);
+      check_rows<std::int32_t>("int32 plus, pitch + 3", rows, cols, cols + 3, std::int32_t{5},
+                               gpuprims::plus<std::int32_t>{}, small_int);
+      check_rows<float>("float maximum", rows, cols, cols + 1, -1e30f, gpuprims::maximum<float>{},
+                        unit);
+      check_rows<float>("float plus (exact data)", rows, cols, cols, 0.5f, gpuprims::plus<float>{},
+                        unit);
+      check_rows<double>("double plus", rows, cols, cols, 0.25, gpuprims::plus<double>{}, real);
+      check_rows<std::int8_t>("int8 into int64 plus", rows, cols, cols, std::int64_t{0},
+                              gpuprims::plus<std::int64_t>{},
+                              [&g] { return static_cast<std::int8_t>(g()); });
+    }
+  }
+  // A 1 x n row and an n x 1 column.
+  check_rows<std::int32_t>("1 x 2^22", 1, std::size_t{1} << 22, std::size_t{1} << 22,
+                           std::int32_t{0}, gpuprims::plus<std::int32_t>{}, small_int);
+  check_rows<std::int32_t>("2^22 x 1", std::size_t{1} << 22, 1, 1, std::int32_t{0},
+                           gpuprims::plus<std::int32_t>{}, small_int);
+}
+
+TEST_CASE("reduce_rows rejects bad arguments and launches nothing", "[reduce][gpu]") {
+  device_buffer buffer(4096);
+  const auto* in = reinterpret_cast<const float*>(buffer.data());
+  auto* out = reinterpret_cast<float*>(buffer.data() + 2048);
+  const gpuprims::plus<float> op{};
+  CHECK(gpuprims::reduce_rows(in, static_cast<float*>(nullptr), 2, 4, 4, 0.0f, op) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprims::reduce_rows(static_cast<const float*>(nullptr), out, 2, 4, 4, 0.0f, op) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprims::reduce_rows(in, out, 2, 4, 3, 0.0f, op) == cudaErrorInvalidValue);  // pitch
+  CHECK(gpuprims::reduce_rows(in, out, std::size_t{1} << 40, std::size_t{1} << 40,
+                              std::size_t{1} << 40, 0.0f, op) == cudaErrorInvalidValue);  // span
+  CHECK(gpuprims::reduce_rows(in, const_cast<float*>(in) + 3, 2, 4, 4, 0.0f, op) ==
+        cudaErrorInvalidValue);  // the output overlaps the input
+  CHECK(gpuprims::reduce_rows(in, out, 0, 4, 4, 0.0f, op) == cudaSuccess);  // nothing to do
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
