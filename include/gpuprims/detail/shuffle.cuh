@@ -16,34 +16,33 @@ __device__ __forceinline__ int lane_id() {
   return lane;
 }
 
-// value of lane (this lane + delta); lanes past the warp's end get their own value back.
-template <class T>
-__device__ __forceinline__ T shuffle_down(const T& value, unsigned int delta) {
+// T moved as 32-bit words, each through shuffle(word).
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(const T& value, Shuffle shuffle) {
   constexpr int words = (sizeof(T) + 3) / 4;
   unsigned int w[words] = {};
   memcpy(w, &value, sizeof(T));
 #pragma unroll
   for (int i = 0; i < words; ++i) {
-    w[i] = __shfl_down_sync(full_warp, w[i], delta);
+    w[i] = shuffle(w[i]);
   }
   T out;
   memcpy(&out, w, sizeof(T));
   return out;
 }
 
+// value of lane (this lane + delta); lanes past the warp's end get their own value back.
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& value, unsigned int delta) {
+  return shuffle_words(value,
+                       [delta](unsigned int w) { return __shfl_down_sync(full_warp, w, delta); });
+}
+
 // value of lane (this lane xor mask).
 template <class T>
 __device__ __forceinline__ T shuffle_xor(const T& value, int mask) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned int w[words] = {};
-  memcpy(w, &value, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < words; ++i) {
-    w[i] = __shfl_xor_sync(full_warp, w[i], mask);
-  }
-  T out;
-  memcpy(&out, w, sizeof(T));
-  return out;
+  return shuffle_words(value,
+                       [mask](unsigned int w) { return __shfl_xor_sync(full_warp, w, mask); });
 }
 
 }  // namespace gpuprims::detail
