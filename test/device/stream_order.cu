@@ -116,17 +116,21 @@ TEST_CASE("back-to-back gpuprims calls keep stream order on a created stream", "
     pipeline<gpuprims::copy_tuning>{shape[0], shape[1], static_cast<std::uint32_t>(seed())}.run(
         stream, 12);
   }
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace(stream));  // before the stream goes
   GPUPRIMS_CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
 TEST_CASE("back-to-back gpuprims calls keep stream order on the default stream", "[stream_order]") {
   pipeline<gpuprims::copy_tuning>{513, 1031, static_cast<std::uint32_t>(seed() >> 32)}.run(
       cudaStream_t{0}, 12);
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace(cudaStream_t{0}));
+  GPUPRIMS_CHECK_CUDA(cudaDeviceSynchronize());
 }
 
 TEST_CASE("plain and dependent launches keep stream order together", "[stream_order]") {
   cudaStream_t stream = nullptr;
   GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   pipeline<plain_copy_tuning>{1000, 777, static_cast<std::uint32_t>(seed() >> 16)}.run(stream, 12);
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace(stream));
   GPUPRIMS_CHECK_CUDA(cudaStreamDestroy(stream));
 }
