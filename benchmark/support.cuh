@@ -231,6 +231,7 @@ inline arg_list each(const std::vector<std::int64_t>& values) {
 void register_copy(const options& opt);
 void register_transpose(const options& opt);
 void register_reduce(const options& opt);
+void register_segmented_reduce(const options& opt);
 void register_stencil(const options& opt);
 void register_block_reduce(const options& opt);
 void register_transpose_ladder(const options& opt);

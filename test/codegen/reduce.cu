@@ -1,6 +1,7 @@
 // Codegen checks for the reductions (see check_sass.py).
 #include <gpuprims/block/reduce.cuh>
 #include <gpuprims/device/reduce.cuh>
+#include <gpuprims/device/segmented_reduce.cuh>
 #include <gpuprims/ladder/reduce.cuh>
 #include <gpuprims/warp/reduce.cuh>
 
@@ -33,6 +34,7 @@ extern "C" __global__ void warp_max_double(const double* in, double* out) {
 void launchers(const float* f, float* g, const signed char* b, long long* l, const int* i, int* j) {
   (void)gpuprims::reduce(f, g, 0, 0.0f, gpuprims::plus<float>{});
   (void)gpuprims::reduce(b, l, 0, 0ll, gpuprims::plus<long long>{});
+  (void)gpuprims::segmented_reduce(f, i, g, 0, 0.0f, gpuprims::plus<float>{});
   using gpuprims::ladder::reduce_rung;
   (void)gpuprims::ladder::reduce<reduce_rung::reduce0_interleaved_modulo>(i, j, 1, nullptr, 0);
   (void)gpuprims::ladder::reduce<reduce_rung::reduce1_interleaved_strided>(i, j, 1, nullptr, 0);
@@ -49,6 +51,10 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // sass: reduce_pass_kernel<gpuprims::reduce_tuning, (false|true), long long, .*long long> has LDG\.E\.128
 // sass: reduce_pass_kernel<gpuprims::reduce_tuning lacks ATOM|RED\.
 
+// segmented_reduce reads a long run of one segment in 16-byte words, and counts nothing either.
+// sass: segmented_reduce_kernel<gpuprims::segmented_reduce_tuning, float, .*float has LDG\.E\.128
+// sass: segmented_(reduce|fixup)_kernel< lacks ATOM|RED\.
+
 // The warp level is shuffles, not shared memory; the block level adds one shared slot per warp
 // (8 floats and the all_reduce result for 256 threads).
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ has SHFL\.DOWN
@@ -60,8 +66,8 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // blocks) only where the policy asks for it at run time: a reduce pass of few tiles, see
 // tuning/reduce.cuh; the device templates called from users' kernels do neither. The ladder's
 // kernels are launched plainly, as the notes launch them.
-// sass: detail::(reduce_pass|write_value)_kernel< has ACQBULK
-// sass: detail::(?!reduce_pass)[a-z_]*_kernel< lacks PREEXIT
-// sass: detail::reduce_pass_kernel< has PREEXIT
+// sass: detail::(reduce_pass|write_value|segmented_reduce|segmented_fixup)_kernel< has ACQBULK
+// sass: detail::(?!reduce_pass|segmented_reduce)[a-z_]*_kernel< lacks PREEXIT
+// sass: detail::(reduce_pass|segmented_reduce)_kernel< has PREEXIT
 // sass: ladder_reduce_kernel lacks ACQBULK
 // sass: ^(block_sum_float|block_sum_bf16_partial|warp_max_double)$ lacks ACQBULK|PREEXIT

@@ -45,7 +45,7 @@ __global__ void arch_probe_kernel() {}
 
 // ---- host side -------------------------------------------------------------------------------
 
-inline constexpr std::size_t ceil_div(std::size_t work, std::size_t per_block) {
+__host__ __device__ inline constexpr std::size_t ceil_div(std::size_t work, std::size_t per_block) {
   return (work + per_block - 1) / per_block;
 }
 

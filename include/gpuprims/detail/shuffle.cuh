@@ -38,6 +38,13 @@ __device__ __forceinline__ T shuffle_down(const T& value, unsigned int delta) {
                        [delta](unsigned int w) { return __shfl_down_sync(full_warp, w, delta); });
 }
 
+// value of lane (this lane - delta); lanes below delta get their own value back.
+template <class T>
+__device__ __forceinline__ T shuffle_up(const T& value, unsigned int delta) {
+  return shuffle_words(value,
+                       [delta](unsigned int w) { return __shfl_up_sync(full_warp, w, delta); });
+}
+
 // value of lane (this lane xor mask).
 template <class T>
 __device__ __forceinline__ T shuffle_xor(const T& value, int mask) {

@@ -15,15 +15,6 @@
 #include <type_traits>
 
 namespace gpuprims {
-namespace detail {
-
-template <class Op, class T, class = void>
-inline constexpr bool has_identity = false;
-template <class Op, class T>
-inline constexpr bool has_identity<Op, T, std::void_t<decltype(Op::identity())>> =
-    std::is_convertible_v<decltype(Op::identity()), T>;
-
-}  // namespace detail
 
 /// Bytes of workspace gpuprims::reduce needs for n items of Item reduced in T, on the current
 /// device: 0 for inputs one block reduces alone; never more than about n * sizeof(Item) / 4096.
@@ -71,15 +62,9 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op>
   }
   std::size_t bytes = 0;
   GPUPRIMS_RETURN_IF_ERROR((reduce_workspace_bytes<Item, T, Tuning>(n, bytes)));
-  if (bytes == 0) {
-    return reduce<Tuning>(in, out, n, init, op, nullptr, 0, stream);
-  }
-  void* workspace = nullptr;
-  bool release = false;
-  GPUPRIMS_RETURN_IF_ERROR(detail::acquire_stream_workspace(stream, bytes, workspace, release));
-  const cudaError_t status = reduce<Tuning>(in, out, n, init, op, workspace, bytes, stream);
-  const cudaError_t freed = release ? cudaFreeAsync(workspace, stream) : cudaSuccess;
-  return status != cudaSuccess ? status : freed;
+  return detail::with_stream_workspace(stream, bytes, [&](void* workspace) {
+    return reduce<Tuning>(in, out, n, init, op, workspace, bytes, stream);
+  });
 }
 
 /// The reductions without `init`, for operators with an identity (plus, minimum, maximum and the
@@ -104,10 +89,12 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op,
 /// out[r] = op(init, in[r * in_pitch] op ... op in[r * in_pitch + cols - 1]) for each of `rows`
 /// rows (pitch in items, at least cols), one result per row; init for cols == 0. Items convert to
 /// T; Op takes and returns T and must be associative and commutative. A thread, a warp or a block
-/// per row, chosen by cols alone (reduce_rows_tuning), so each row's order depends on cols only and
-/// the bits repeat on every GPU. rows == 0 launches nothing. A null `out`, a null `in` with work, a
-/// pitch shorter than cols, a span that overflows, or an output overlapping the input return
-/// cudaErrorInvalidValue and launch nothing.
+/// per row, chosen by cols alone (reduce_rows_tuning); long rows without padding (pitch == cols)
+/// go to gpuprims::segmented_reduce's walk, which spreads them over every SM, with the stream's
+/// cached workspace. Each row's order depends on cols, pitch == cols and the input's alignment
+/// only, so the bits repeat on every GPU. rows == 0 launches nothing. A null `out`, a null `in`
+/// with work, a pitch shorter than cols, a span that overflows, or an output overlapping the input
+/// return cudaErrorInvalidValue and launch nothing.
 ///
 ///   cudaError_t e = gpuprims::reduce_rows(d_in, d_sums, rows, cols, cols, 0.0f,
 ///                                         gpuprims::plus<float>{}, stream);

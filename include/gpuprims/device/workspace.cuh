@@ -85,6 +85,21 @@ inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t byt
   return cudaSuccess;
 }
 
+// Runs launch(workspace) with `bytes` of the stream's workspace (nullptr for 0 bytes) and gives a
+// graph's own buffer back after it: the body of every launcher that takes no workspace.
+template <class Launch>
+cudaError_t with_stream_workspace(cudaStream_t stream, std::size_t bytes, Launch&& launch) {
+  if (bytes == 0) {
+    return launch(nullptr);
+  }
+  void* workspace = nullptr;
+  bool release = false;
+  GPUPRIMS_RETURN_IF_ERROR(acquire_stream_workspace(stream, bytes, workspace, release));
+  const cudaError_t status = launch(workspace);
+  const cudaError_t freed = release ? cudaFreeAsync(workspace, stream) : cudaSuccess;
+  return status != cudaSuccess ? status : freed;
+}
+
 }  // namespace detail
 
 /// Frees, in `stream`'s order, the workspace the workspace-free launchers keep for `stream` on the

@@ -65,15 +65,54 @@ struct reduce_rows_policy {
   int block_threads;
   std::size_t thread_max_cols;
   std::size_t warp_max_cols;
+  /// Rows without padding (pitch == cols) of at least this many columns go to segmented_reduce's
+  /// walk instead, which spreads a few long rows over every SM; padded rows stay a block per row.
+  std::size_t walk_min_cols;
   bool dependent_launch;
 };
 
 /// The library's reduce_rows policy for code built for `arch`: the same for every architecture.
 struct reduce_rows_tuning {
   __host__ __device__ static constexpr reduce_rows_policy select(int /*arch*/) {
-    // First values, not yet measured against one another: a row of up to 8 items is one thread's
-    // fold (no shuffles), a warp folds rows up to 4096 (128 items a lane), a block the longer ones.
-    return {256, 8, 4096, true};
+    // A row of up to 8 items is one thread's fold (no shuffles), a warp folds rows up to 4096
+    // (128 items a lane), a block the longer ones: first values, not measured against one another.
+    // From 16384 columns the walk: batched_float, 2^28 floats, one run on the H100: at 32768
+    // columns the walk took 382 us against 475 for a block per row, at 2^20 381 against 1622 (256
+    // rows: 256 blocks); at 1024 a warp per row 500 against 1999 (the crossing, between 1024 and
+    // 32768, is not measured more finely).
+    return {256, 8, 4096, 16384, true};
+  }
+};
+
+/// How gpuprims::segmented_reduce spreads its work: the segments' ends and the items merged into
+/// one sequence (merge path), cut into `blocks` equal ranges, one per block, each walked in tiles
+/// of `block_threads * items_per_thread` steps; the blocks' partial results meet in one more block,
+/// `fixup_items_per_thread` records per thread at a time. The order of every combination is a
+/// function of the offsets and these numbers only (not of the GPU), so the bits repeat.
+struct segmented_reduce_policy {
+  int block_threads;
+  int items_per_thread;  ///< 2 * block_threads * items_per_thread must be a power of two
+  unsigned int blocks;
+  int fixup_items_per_thread;
+  int stream_loads;           ///< 16-byte loads in flight per thread on a run of one segment
+  std::size_t run_min_steps;  ///< a run of one segment this long skips the walk
+  int min_blocks_per_sm;      ///< __launch_bounds__' minimum: caps the registers of the first pass
+  bool dependent_launch;
+};
+
+/// The library's segmented_reduce policy for code built for `arch`: the same for every
+/// architecture.
+struct segmented_reduce_tuning {
+  __host__ __device__ static constexpr segmented_reduce_policy select(int /*arch*/) {
+    // Tiles of 2048 steps (their ends and items fit 27 KiB of shared memory for 4-byte items),
+    // 2048 ranges (over ten per SM on the GPUs we target, H100 and B200 included; the second pass
+    // walks 4094 records, one
+    // chunk of 256 x 16). segmented_float, one run on the H100 each: blocks of 128 x 16 or 64 x 32
+    // steps no better (1694 and 1836 us at length 1024, against 1764), nor runs of 256 to 1024
+    // read as a reduce reads (1889-1901 against 1920 us). A minimum of 4 blocks an SM (64
+    // registers, a few spilled) was slower: 4338, 2242 and 1972 us at lengths 1, 32 and 1024,
+    // against 4015, 2090 and 1771 with none.
+    return {256, 8, 2048, 16, 4, 2048, 1, true};
   }
 };
 

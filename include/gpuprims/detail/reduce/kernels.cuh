@@ -103,6 +103,13 @@ template <class Op, class T>
 inline constexpr bool reduce_op_takes =
     std::is_same_v<std::decay_t<cuda::std::invoke_result_t<Op&, const T&, const T&>>, T>;
 
+// Operators with an identity (Op::identity()) serve the overloads without `init`.
+template <class Op, class T, class = void>
+inline constexpr bool has_identity = false;
+template <class Op, class T>
+inline constexpr bool has_identity<Op, T, std::void_t<decltype(Op::identity())>> =
+    std::is_convertible_v<decltype(Op::identity()), T>;
+
 // One pass over n items of Item into `partials`, or into `out` when one tile is left; gives the
 // number of tiles it reduced.
 template <class Tuning, class T, class Op, class Item>

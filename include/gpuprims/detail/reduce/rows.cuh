@@ -1,13 +1,15 @@
 // gpuprims::reduce_rows's kernel and launch: a thread, a warp or a block per row, by the row's
-// length.
+// length; long unpadded rows go to segmented_reduce's walk.
 #pragma once
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/reduce/block_warp_shuffle.cuh>
 #include <gpuprims/detail/reduce/kernels.cuh>
+#include <gpuprims/detail/reduce/segmented.cuh>
 #include <gpuprims/detail/reduce/tiles.cuh>
 #include <gpuprims/detail/validate.cuh>
+#include <gpuprims/device/workspace.cuh>
 #include <gpuprims/tuning/reduce.cuh>
 #include <gpuprims/warp/reduce.cuh>
 
@@ -105,6 +107,14 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
   const reduce_rows_policy p = Tuning::select(facts.target_arch);
   const bool dependent = dependent_launch(p.dependent_launch, facts);
+  if (pitch == cols && cols >= p.walk_min_cols) {
+    using walk = segmented_reduce_tuning;
+    const std::size_t bytes = segmented_workspace_bytes<T>(walk::select(facts.target_arch));
+    return with_stream_workspace(stream, bytes, [&](void* workspace) {
+      return launch_segmented_reduce<walk>(in, fixed_offsets{cols}, rows, out, init, op, workspace,
+                                           stream);
+    });
+  }
   const auto threads = static_cast<std::size_t>(p.block_threads);
   const dim3 block(static_cast<unsigned int>(threads));
   if (cols <= p.thread_max_cols) {

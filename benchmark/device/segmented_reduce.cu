@@ -1,0 +1,213 @@
+// Families "segmented_float" (segments given by offsets), "segmented_float_random" (random lengths
+// of a given mean) and "batched_float" (segments of one size): 2^28 random floats cut into
+// segments, against cub::DeviceSegmentedReduce::Sum (temporary storage allocated outside the
+// timing; the fixed-size form through a counting iterator, as CUB 13.0 has no fixed-size overload)
+// and a cudaMemcpyAsync of the input. Bytes counted: the input read, the results written and, for
+// offsets, the offsets read (the copy: read and written), so every GB/s is a fraction of the same
+// memory's bandwidth.
+#include <gpuprims/device/reduce.cuh>
+#include <gpuprims/device/segmented_reduce.cuh>
+
+#include "../reduce_families.cuh"
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_segmented_reduce.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace gpuprims::bench {
+namespace {
+
+constexpr std::size_t total_items = std::size_t{1} << 28;
+
+// Offsets of `total_items` items as segments: all of `length`, or (mean > 0) random lengths in
+// [0, 2 * mean], the last one cut to fit.
+std::vector<int> make_offsets(std::int64_t length, bool random) {
+  std::vector<int> offsets{0};
+  std::mt19937_64 g(7);
+  std::size_t at = 0;
+  while (at < total_items) {
+    std::size_t l = random ? static_cast<std::size_t>(g() % (2 * length + 1))
+                           : static_cast<std::size_t>(length);
+    l = l < total_items - at ? l : total_items - at;
+    at += l;
+    offsets.push_back(static_cast<int>(at));
+  }
+  return offsets;
+}
+
+// Everything one segmented benchmark needs, outside the timing.
+struct segmented_setup {
+  random_buffer in{total_items * sizeof(float), 31};
+  std::vector<int> host_offsets;
+  device_scratch offsets;
+  std::size_t segments;
+  device_scratch out;
+  segmented_setup(std::int64_t length, bool random)
+      : host_offsets(make_offsets(length, random)),
+        offsets(host_offsets.size() * sizeof(int)),
+        segments(host_offsets.size() - 1),
+        out(segments * sizeof(float)) {
+    cudaMemcpy(offsets.p, host_offsets.data(), host_offsets.size() * sizeof(int),
+               cudaMemcpyHostToDevice);
+  }
+  bool ok() const { return in.ok() && offsets.p != nullptr && out.p != nullptr; }
+  const int* d_offsets() const { return static_cast<const int*>(offsets.p); }
+  float* d_out() const { return static_cast<float*>(out.p); }
+  std::size_t bytes(bool with_offsets) const {
+    return (total_items + segments) * sizeof(float) +
+           (with_offsets ? (segments + 1) * sizeof(int) : 0);
+  }
+};
+
+enum class source { offsets, random_offsets, fixed };
+
+// i -> i * length: the fixed-size segments' offsets, for CUB.
+struct times {
+  std::int64_t length;
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i * length; }
+};
+
+template <source Source>
+void cub_segmented_bench(benchmark::State& state) {
+  const std::int64_t length = state.range(0);
+  segmented_setup s(length, Source == source::random_offsets);
+  if (!s.ok()) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  const auto segments = static_cast<std::int64_t>(s.segments);
+  const auto starts =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), times{length});
+  const auto run = [&](void* temp, std::size_t& bytes, cudaStream_t stream) {
+    if constexpr (Source == source::fixed) {
+      return cub::DeviceSegmentedReduce::Sum(temp, bytes, s.in.as<float>(), s.d_out(), segments,
+                                             starts, starts + 1, stream);
+    } else {
+      return cub::DeviceSegmentedReduce::Sum(temp, bytes, s.in.as<float>(), s.d_out(), segments,
+                                             s.d_offsets(), s.d_offsets() + 1, stream);
+    }
+  };
+  std::size_t bytes = 0;
+  run(nullptr, bytes, 0);
+  device_scratch temp(bytes);
+  time_launches(state, s.bytes(Source != source::fixed), [&](cudaStream_t stream) {
+    std::size_t b = bytes;
+    skip_on_error(state, run(temp.p, b, stream));
+  });
+}
+
+// The default policy with another block shape for the walk.
+template <int Threads, int Steps>
+struct walk_shape_tuning {
+  __host__ __device__ static constexpr segmented_reduce_policy select(int arch) {
+    segmented_reduce_policy p = segmented_reduce_tuning::select(arch);
+    p.block_threads = Threads;
+    p.items_per_thread = Steps;
+    return p;
+  }
+};
+
+// The default policy with another shortest run read as a reduce reads.
+template <std::size_t Steps>
+struct run_min_tuning {
+  __host__ __device__ static constexpr segmented_reduce_policy select(int arch) {
+    segmented_reduce_policy p = segmented_reduce_tuning::select(arch);
+    p.run_min_steps = Steps;
+    return p;
+  }
+};
+
+template <source Source, class Tuning = segmented_reduce_tuning>
+void gpuprims_segmented_bench(benchmark::State& state) {
+  const std::int64_t length = state.range(0);
+  segmented_setup s(length, Source == source::random_offsets);
+  std::size_t bytes = 0;
+  if (!s.ok() || gpuprims::segmented_reduce_workspace_bytes<float, Tuning>(bytes) != cudaSuccess) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  device_scratch workspace(bytes);
+  time_launches(state, s.bytes(true), [&](cudaStream_t stream) {
+    skip_on_error(state, gpuprims::segmented_reduce<Tuning>(
+                             s.in.as<float>(), s.d_offsets(), s.d_out(), s.segments, 0.0f,
+                             plus<float>{}, workspace.p, bytes, stream));
+  });
+}
+
+// Fixed-size segments through reduce_batched.
+void gpuprims_batched_bench(benchmark::State& state) {
+  const auto length = static_cast<std::size_t>(state.range(0));
+  const std::size_t segments = total_items / length;
+  random_buffer in(total_items * sizeof(float), 31);
+  device_scratch out(segments * sizeof(float));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  auto* o = static_cast<float*>(out.p);
+  time_launches(state, (total_items + segments) * sizeof(float), [&](cudaStream_t stream) {
+    skip_on_error(state, gpuprims::reduce_batched(in.as<float>(), o, segments, length, 0.0f,
+                                                  plus<float>{}, stream));
+  });
+}
+
+void copy_all_bench(benchmark::State& state) {
+  random_buffer in(total_items * sizeof(float), 31);
+  device_scratch out(total_items * sizeof(float));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("allocation failed");
+    return;
+  }
+  time_launches(state, 2 * total_items * sizeof(float), [&](cudaStream_t stream) {
+    skip_on_error(state, cudaMemcpyAsync(out.p, in.as<float>(), total_items * sizeof(float),
+                                         cudaMemcpyDeviceToDevice, stream));
+  });
+}
+
+}  // namespace
+
+void register_segmented_reduce(const options& opt) {
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t l = 1; l <= (std::int64_t{1} << 20); l *= opt.full ? 2 : 32) {
+    lengths.push_back(l);
+  }
+  const arg_list fixed = each(lengths);
+  const arg_list means = each({8, 1024});
+  add(opt, "segmented_float", "cudaMemcpyAsync", role::baseline, copy_all_bench, fixed, {"length"});
+  add(opt, "segmented_float", "cub::DeviceSegmentedReduce::Sum", role::baseline,
+      cub_segmented_bench<source::offsets>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce", role::default_,
+      gpuprims_segmented_bench<source::offsets>, fixed, {"length"});
+  add(opt, "segmented_float_random", "cudaMemcpyAsync", role::baseline, copy_all_bench, means,
+      {"mean"});
+  add(opt, "segmented_float_random", "cub::DeviceSegmentedReduce::Sum", role::baseline,
+      cub_segmented_bench<source::random_offsets>, means, {"mean"});
+  add(opt, "segmented_float_random", "gpuprims::segmented_reduce", role::default_,
+      gpuprims_segmented_bench<source::random_offsets>, means, {"mean"});
+  add(opt, "batched_float", "cudaMemcpyAsync", role::baseline, copy_all_bench, fixed, {"length"});
+  add(opt, "batched_float", "cub::DeviceSegmentedReduce::Sum", role::baseline,
+      cub_segmented_bench<source::fixed>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched", role::default_, gpuprims_batched_bench,
+      fixed, {"length"});
+  if (!opt.full) {
+    return;
+  }
+  // Other walk shapes and shortest runs read as a reduce reads (no better on the H100).
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_128x16", role::variant,
+      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<128, 16>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_64x32", role::variant,
+      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<64, 32>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_run256", role::variant,
+      gpuprims_segmented_bench<source::offsets, run_min_tuning<256>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_run512", role::variant,
+      gpuprims_segmented_bench<source::offsets, run_min_tuning<512>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_run1024", role::variant,
+      gpuprims_segmented_bench<source::offsets, run_min_tuning<1024>>, fixed, {"length"});
+}
+
+}  // namespace gpuprims::bench
