@@ -101,6 +101,7 @@ TEST_CASE("reduce_rows gives each row its reduction, for every row length", "[re
                            std::int32_t{0}, gpuprims::plus<std::int32_t>{}, small_int);
   check_rows<std::int32_t>("2^22 x 1", std::size_t{1} << 22, 1, 1, std::int32_t{0},
                            gpuprims::plus<std::int32_t>{}, small_int);
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());  // long rows used the walk's
 }
 
 TEST_CASE("reduce_rows rejects bad arguments and launches nothing", "[reduce][gpu]") {

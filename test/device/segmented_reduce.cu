@@ -221,6 +221,7 @@ TEST_CASE("segmented_reduce: every length family, type and operator", "[reduce][
         return l;
       }(),
       std::int32_t{7}, gpuprims::plus<std::int32_t>{}, small_int);
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
 TEST_CASE("segmented_reduce under small policies: many tiles, blocks and chunks", "[reduce][gpu]") {
@@ -235,6 +236,7 @@ TEST_CASE("segmented_reduce under small policies: many tiles, blocks and chunks"
                                                    map, 50000, false);
   check_families<many_blocks, std::int32_t, std::int32_t, int>(
       "int32 plus, 300 blocks", std::int32_t{-3}, gpuprims::plus<std::int32_t>{}, small_int, 50000);
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
 TEST_CASE("reduce_batched: segments of one size", "[reduce][gpu]") {
@@ -273,6 +275,7 @@ TEST_CASE("reduce_batched: segments of one size", "[reduce][gpu]") {
     }
     CHECK(wrong == 0);
   }
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
 TEST_CASE("segmented_reduce and reduce_batched reject bad arguments and launch nothing",
@@ -313,6 +316,7 @@ TEST_CASE("segmented_reduce and reduce_batched reject bad arguments and launch n
   CHECK(gpuprims::reduce_batched(in, out, 0, 4, 0.0f, op) == cudaSuccess);
   GPUPRIMS_CHECK_CUDA(cudaDeviceSynchronize());
   CHECK(cudaGetLastError() == cudaSuccess);
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
 TEST_CASE("segmented_reduce sums more than 2^31 int8 into int64", "[reduce][gpu][large]") {
@@ -345,4 +349,5 @@ TEST_CASE("segmented_reduce sums more than 2^31 int8 into int64", "[reduce][gpu]
     at += lengths[s];
     CHECK(got[s] == ref);
   }
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }

@@ -47,7 +47,7 @@ cudaError_t segmented_with_workspace(const Item* in, Offsets offsets, T* out,
   std::size_t needed = 0;
   GPUPRIMS_RETURN_IF_ERROR((segmented_workspace_of<T, Tuning>(needed)));
   if (workspace == nullptr || workspace_bytes < needed ||
-      reinterpret_cast<std::uintptr_t>(workspace) % alignof(segment_record<T>) != 0) {
+      reinterpret_cast<std::uintptr_t>(workspace) % segmented_workspace_alignment != 0) {
     return cudaErrorInvalidValue;
   }
   return launch_segmented_reduce<Tuning>(in, offsets, num_segments, out, init, op, workspace,

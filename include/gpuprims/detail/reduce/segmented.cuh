@@ -40,20 +40,30 @@ struct fixed_offsets {
   __host__ __device__ std::size_t operator[](std::size_t j) const { return j * size; }
 };
 
-// What a block leaves for the fixup at each end of its range: the segment open there and the part
-// of it the block reduced.
-template <class T>
-struct segment_record {
-  std::uint64_t key;
-  maybe<T> part;
-};
-
 template <class T>
 __device__ __forceinline__ maybe<T> nothing() {
-  maybe<T> m;
-  m.has = false;
+  maybe<T> m{};  // the value too: it is stored and loaded with the flag
   return m;
 }
+
+// What the blocks leave for the fixup at each end of their ranges: the segment open there (bit 63:
+// whether the block reduced any of its items) and that part. Two arrays, so that no byte is
+// padding: every byte stored is written, every byte loaded was stored.
+template <class T>
+struct segment_records {
+  static constexpr std::uint64_t has_part = std::uint64_t{1} << 63;
+  std::uint64_t* keys;
+  T* parts;
+
+  __device__ __forceinline__ void put(std::size_t i, std::uint64_t key, const maybe<T>& part) {
+    keys[i] = key | (part.has ? has_part : 0);
+    parts[i] = part.value;
+  }
+  __device__ __forceinline__ std::uint64_t key(std::size_t i) const { return keys[i] & ~has_part; }
+  __device__ __forceinline__ maybe<T> part(std::size_t i) const {
+    return {parts[i], (keys[i] & has_part) != 0};
+  }
+};
 
 // One thread's walk: the run it starts in (`first_key`, possibly begun before it), whether that run
 // closed, its part of it, and the run open when it stops. Runs that begin and end inside the
@@ -197,8 +207,7 @@ template <class Tuning, class T, class Op, class Item, class Offsets>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
                                   segmented_here<Tuning>.min_blocks_per_sm)
     segmented_reduce_kernel(const Item* __restrict__ in, Offsets offsets, std::size_t segments,
-                            T* __restrict__ out, T init, Op op,
-                            segment_record<T>* __restrict__ records) {
+                            T* __restrict__ out, T init, Op op, segment_records<T> records) {
   constexpr int threads = segmented_here<Tuning>.block_threads;
   constexpr int per_thread = segmented_here<Tuning>.items_per_thread;
   constexpr std::size_t tile = std::size_t{threads} * per_thread;
@@ -334,7 +343,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     if (runs.closed) {
       const maybe<T> whole = mop(before, runs.first);
       if (runs.first_key == range_first && !first_block) {
-        records[2 * blockIdx.x] = {range_first, whole};  // the head: it began before the range
+        records.put(2 * blockIdx.x, range_first, whole);  // the head: it began before the range
       } else {
         finish(runs.first_key, whole);
       }
@@ -347,10 +356,10 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     // s0: the run open at the range's end. Where the head never closed it is that run.
     const bool head_closed = s0 > range_first;
     if (!head_closed && !first_block) {
-      records[2 * blockIdx.x] = {range_first, carry};
-      records[2 * blockIdx.x + 1] = {s0, nothing<T>()};
+      records.put(2 * blockIdx.x, range_first, carry);
+      records.put(2 * blockIdx.x + 1, s0, nothing<T>());
     } else {
-      records[2 * blockIdx.x + 1] = {s0, carry};
+      records.put(2 * blockIdx.x + 1, s0, carry);
     }
   }
   allow_next_grid();
@@ -361,8 +370,8 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
 // the pieces of one segment; each key is written once, when the key changes.
 template <class Tuning, class T, class Op>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
-    segmented_fixup_kernel(const segment_record<T>* __restrict__ records, std::size_t count,
-                           std::size_t segments, T* __restrict__ out, T init, Op op) {
+    segmented_fixup_kernel(segment_records<T> records, std::size_t count, std::size_t segments,
+                           T* __restrict__ out, T init, Op op) {
   constexpr int threads = segmented_here<Tuning>.block_threads;
   constexpr int per_thread = segmented_here<Tuning>.fixup_items_per_thread;
   constexpr std::size_t chunk = std::size_t{threads} * per_thread;
@@ -379,17 +388,18 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
   for (std::size_t c = first; c < end; c += chunk) {
     const std::size_t start = c + static_cast<std::size_t>(rank) * per_thread;
     const std::size_t from = start < end ? start : end;
-    thread_runs<T, Op> runs(records[from > first ? from - 1 : first].key);
+    thread_runs<T, Op> runs(records.key(from > first ? from - 1 : first));
 #pragma unroll
     for (int k = 0; k < per_thread; ++k) {
       const std::size_t j = start + k;
       if (j < end) {
-        const segment_record<T> r = records[j];
-        if (r.key != runs.key) {
-          runs.close(r.key, finish);
+        const std::uint64_t key = records.key(j);
+        const maybe<T> part = records.part(j);
+        if (key != runs.key) {
+          runs.close(key, finish);
         }
-        if (r.part.has) {
-          runs.add(r.part.value, op);
+        if (part.has) {
+          runs.add(part.value, op);
         }
       }
     }
@@ -399,16 +409,19 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
     }
   }
   if (rank == 0 && count > 0) {
-    finish(records[end - 1].key, carry);
+    finish(records.key(end - 1), carry);
   }
 }
 
+// The keys, then the parts: 16-byte aligned where the workspace is (2 * blocks keys of 8 bytes).
 template <class T>
 inline constexpr std::size_t segmented_workspace_bytes(const segmented_reduce_policy& p) {
-  return 2 * std::size_t{p.blocks} * sizeof(segment_record<T>);
+  return 2 * std::size_t{p.blocks} * (sizeof(std::uint64_t) + sizeof(T));
 }
 
-// Launches both passes; the caller has checked the arguments. `workspace`: 2 * blocks records.
+inline constexpr std::size_t segmented_workspace_alignment = 16;
+
+// Launches both passes; the caller has checked the arguments. `workspace`: the records, aligned.
 template <class Tuning, class T, class Op, class Item, class Offsets>
 cudaError_t launch_segmented_reduce(const Item* in, Offsets offsets, std::size_t segments, T* out,
                                     T init, Op op, void* workspace, cudaStream_t stream) {
@@ -416,16 +429,18 @@ cudaError_t launch_segmented_reduce(const Item* in, Offsets offsets, std::size_t
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
   const segmented_reduce_policy p = Tuning::select(facts.target_arch);
   const bool dependent = dependent_launch(p.dependent_launch, facts);
-  auto* records = static_cast<segment_record<T>*>(workspace);
+  static_assert(alignof(T) <= segmented_workspace_alignment, "T aligned to at most 16 bytes");
+  auto* keys = static_cast<std::uint64_t*>(workspace);
+  const segment_records<T> records{keys, reinterpret_cast<T*>(keys + 2 * std::size_t{p.blocks})};
   const dim3 block(static_cast<unsigned int>(p.block_threads));
   GPUPRIMS_RETURN_IF_ERROR((launch<segmented_reduce_kernel<Tuning, T, Op, Item, Offsets>>(
       dim3(p.blocks), block, stream, dependent, in, offsets, segments, out, init, op, records)));
   if (p.blocks < 2) {
     return cudaSuccess;
   }
-  return launch<segmented_fixup_kernel<Tuning, T, Op>>(
-      dim3(1), block, stream, dependent, static_cast<const segment_record<T>*>(records),
-      2 * std::size_t{p.blocks} - 2, segments, out, init, op);
+  return launch<segmented_fixup_kernel<Tuning, T, Op>>(dim3(1), block, stream, dependent, records,
+                                                       2 * std::size_t{p.blocks} - 2, segments, out,
+                                                       init, op);
 }
 
 }  // namespace gpuprims::detail
