@@ -14,9 +14,9 @@
 // A run (the part of one segment inside a thread) folds in item order; runs join with the threads
 // before them through a segmented scan over the block (block_segmented.cuh) and a carry from the
 // tile before. A segment that crosses a range boundary leaves a record at each boundary (the head
-// and the tail of each block's range); the fixup block walks the records in order. All of it
-// depends on the offsets and the policy only: the bits repeat on every GPU, and Op need only be
-// associative (nothing is reordered).
+// and the tail of each block's range); the fixup block walks the records in order. A run of one
+// segment of at least run_min_steps is read as gpuprims::reduce reads (interleaved), so Op must
+// commute. All of it depends on the offsets and the policy only: the bits repeat on every GPU.
 #pragma once
 
 #include <gpuprims/config.cuh>
