@@ -67,11 +67,10 @@ void cub_sum_bench(benchmark::State& state) {
   cub_reduce_bench<T, cub_reduce::sum>(state);
 }
 
-// cudaMemcpyAsync of the input's bytes: the bandwidth a pass over them can reach. Bytes counted:
-// read and written.
+// cudaMemcpyAsync of n items' bytes: the bandwidth a pass over them can reach. Bytes counted: read
+// and written.
 template <class T>
-void copy_input_bench(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
+void time_input_copy(benchmark::State& state, std::size_t n) {
   random_buffer in(n * sizeof(T), 31);
   device_scratch out(n * sizeof(T));
   if (!in.ok() || out.p == nullptr) {
@@ -82,6 +81,12 @@ void copy_input_bench(benchmark::State& state) {
     skip_on_error(
         state, cudaMemcpyAsync(out.p, in.as<T>(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
   });
+}
+
+// The copy of state.range(0) items.
+template <class T>
+void copy_input_bench(benchmark::State& state) {
+  time_input_copy<T>(state, static_cast<std::size_t>(state.range(0)));
 }
 
 }  // namespace gpuprims::bench

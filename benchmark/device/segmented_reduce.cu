@@ -156,18 +156,8 @@ void gpuprims_batched_bench(benchmark::State& state) {
   });
 }
 
-void copy_all_bench(benchmark::State& state) {
-  random_buffer in(total_items * sizeof(float), 31);
-  device_scratch out(total_items * sizeof(float));
-  if (!in.ok() || out.p == nullptr) {
-    state.SkipWithError("allocation failed");
-    return;
-  }
-  time_launches(state, 2 * total_items * sizeof(float), [&](cudaStream_t stream) {
-    skip_on_error(state, cudaMemcpyAsync(out.p, in.as<float>(), total_items * sizeof(float),
-                                         cudaMemcpyDeviceToDevice, stream));
-  });
-}
+// The copy of the whole input, whatever the segments.
+void copy_all_bench(benchmark::State& state) { time_input_copy<float>(state, total_items); }
 
 }  // namespace
 

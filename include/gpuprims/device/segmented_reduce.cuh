@@ -22,16 +22,6 @@
 namespace gpuprims {
 namespace detail {
 
-template <class Item, class T, class Op>
-constexpr void check_segmented_types() {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "the accumulator moves through shuffles: trivially copyable");
-  static_assert(reduce_op_takes<Op, T>,
-                "Op must take two T and return T, the type of *out (gpuprims::plus<double> for a "
-                "double result): an operator of another type would convert every partial");
-  static_assert(std::is_convertible_v<Item, T>, "items must convert to T");
-}
-
 template <class T, class Tuning>
 cudaError_t segmented_workspace_of(std::size_t& bytes) {
   device_facts facts;
@@ -87,7 +77,7 @@ template <class Tuning = segmented_reduce_tuning, class Item, class Offset, clas
                                            cuda::std::type_identity_t<T> init, Op op,
                                            void* workspace, std::size_t workspace_bytes,
                                            cudaStream_t stream = 0) {
-  detail::check_segmented_types<Item, T, Op>();
+  detail::check_reduce_types<T, Op>();
   static_assert(std::is_integral_v<Offset>, "offsets are integers");
   if (num_segments == 0) {
     return cudaSuccess;

@@ -85,11 +85,7 @@ __global__ void __launch_bounds__(rows_block_here<Tuning>)
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::size_t cols,
                                std::size_t pitch, T init, Op op, cudaStream_t stream) {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "the accumulator moves through shuffles: trivially copyable");
-  static_assert(reduce_op_takes<Op, T>,
-                "Op must take two T and return T, the type of *out (gpuprims::plus<double> for a "
-                "double result): an operator of another type would convert every partial");
+  check_reduce_types<T, Op>();
   if (rows == 0) {
     return cudaSuccess;
   }
