@@ -1,12 +1,14 @@
 // Families "segmented_float" (segments given by offsets), "segmented_float_random" (random lengths
-// of a given mean) and "batched_float" (segments of one size): 2^28 random floats cut into
-// segments, against cub::DeviceSegmentedReduce::Sum (temporary storage allocated outside the
-// timing; the fixed-size form through a counting iterator, as CUB 13.0 has no fixed-size overload)
-// and a cudaMemcpyAsync of the input. Bytes counted: the input read, the results written and, for
-// offsets, the offsets read (the copy: read and written), so every GB/s is a fraction of the same
-// memory's bandwidth.
+// of a given mean), "batched_float" (segments of one size) and "cols_float" (the columns of the
+// same 2^28 floats as a row-major matrix of `cols` columns): 2^28 random floats cut into segments,
+// against cub::DeviceSegmentedReduce::Sum (temporary storage allocated outside the timing; the
+// fixed-size form through a counting iterator, as CUB 13.0 has no fixed-size overload) and a
+// cudaMemcpyAsync of the input (columns: the copy, and a transpose followed by reduce_rows). Bytes
+// counted: the input read, the results written and, for offsets, the offsets read (the copy: read
+// and written), so every GB/s is a fraction of the same memory's bandwidth.
 #include <gpuprims/device/reduce.cuh>
 #include <gpuprims/device/segmented_reduce.cuh>
+#include <gpuprims/device/transpose.cuh>
 
 #include "../reduce_families.cuh"
 
@@ -101,13 +103,15 @@ void cub_segmented_bench(benchmark::State& state) {
   });
 }
 
-// The default policy with another block shape for the walk.
-template <int Threads, int Steps>
+// The default policy with another block shape for the walk (and a register cap: at least
+// MinBlocks blocks an SM).
+template <int Threads, int Steps, int MinBlocks = 1>
 struct walk_shape_tuning {
   __host__ __device__ static constexpr segmented_reduce_policy select(int arch) {
     segmented_reduce_policy p = segmented_reduce_tuning::select(arch);
     p.block_threads = Threads;
     p.items_per_thread = Steps;
+    p.min_blocks_per_sm = MinBlocks;
     return p;
   }
 };
@@ -156,6 +160,44 @@ void gpuprims_batched_bench(benchmark::State& state) {
   });
 }
 
+// Column sums of the 2^28 floats as (2^28 / cols) x cols, read in place.
+void gpuprims_cols_bench(benchmark::State& state) {
+  const auto cols = static_cast<std::size_t>(state.range(0));
+  const std::size_t rows = total_items / cols;
+  random_buffer in(total_items * sizeof(float), 31);
+  device_scratch out(cols * sizeof(float));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  auto* o = static_cast<float*>(out.p);
+  time_launches(state, (total_items + cols) * sizeof(float), [&](cudaStream_t stream) {
+    skip_on_error(state, gpuprims::reduce_cols(in.as<float>(), o, rows, cols, cols, 0.0f,
+                                               plus<float>{}, stream));
+  });
+}
+
+// The same through a transpose (into a scratch matrix) and reduce_rows: the rung the columns
+// kernel replaces.
+void transpose_then_rows_bench(benchmark::State& state) {
+  const auto cols = static_cast<std::size_t>(state.range(0));
+  const std::size_t rows = total_items / cols;
+  random_buffer in(total_items * sizeof(float), 31);
+  device_scratch transposed(total_items * sizeof(float));
+  device_scratch out(cols * sizeof(float));
+  if (!in.ok() || transposed.p == nullptr || out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  auto* t = static_cast<float*>(transposed.p);
+  auto* o = static_cast<float*>(out.p);
+  time_launches(state, (total_items + cols) * sizeof(float), [&](cudaStream_t stream) {
+    skip_on_error(state, gpuprims::transpose(in.as<float>(), t, rows, cols, cols, rows, stream));
+    skip_on_error(state, gpuprims::reduce_rows(static_cast<const float*>(t), o, cols, rows, rows,
+                                               0.0f, plus<float>{}, stream));
+  });
+}
+
 // The copy of the whole input, whatever the segments.
 void copy_all_bench(benchmark::State& state) { time_input_copy<float>(state, total_items); }
 
@@ -184,14 +226,23 @@ void register_segmented_reduce(const options& opt) {
       cub_segmented_bench<source::fixed>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched", role::default_, gpuprims_batched_bench,
       fixed, {"length"});
+  const arg_list widths = each({1, 32, 1024, 32768, std::int64_t{1} << 20});
+  add(opt, "cols_float", "cudaMemcpyAsync", role::baseline, copy_all_bench, widths, {"cols"});
+  add(opt, "cols_float", "gpuprims::reduce_cols", role::default_, gpuprims_cols_bench, widths,
+      {"cols"});
+  add(opt, "cols_float", "transpose+reduce_rows", role::variant, transpose_then_rows_bench, widths,
+      {"cols"});
   if (!opt.full) {
     return;
   }
-  // Other walk shapes and shortest runs read as a reduce reads (no better on the H100).
-  add(opt, "segmented_float", "gpuprims::segmented_reduce_128x16", role::variant,
-      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<128, 16>>, fixed, {"length"});
+  // Other walk shapes, a register cap, and shortest runs read as a reduce reads (no better on the
+  // H100: tuning/reduce.cuh).
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_256x8", role::variant,
+      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<256, 8>>, fixed, {"length"});
   add(opt, "segmented_float", "gpuprims::segmented_reduce_64x32", role::variant,
       gpuprims_segmented_bench<source::offsets, walk_shape_tuning<64, 32>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_128x16_min6", role::variant,
+      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<128, 16, 6>>, fixed, {"length"});
   add(opt, "segmented_float", "gpuprims::segmented_reduce_run256", role::variant,
       gpuprims_segmented_bench<source::offsets, run_min_tuning<256>>, fixed, {"length"});
   add(opt, "segmented_float", "gpuprims::segmented_reduce_run512", role::variant,

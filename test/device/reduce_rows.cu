@@ -47,25 +47,10 @@ void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std
   GPUPRIMS_CHECK_CUDA(cudaMemcpy(got.data(), r, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
   std::size_t wrong = 0;
   for (std::size_t row = 0; row < rows; ++row) {
-    if (std::memcmp(&got[row], &got[rows + row], sizeof(T)) != 0) {
-      ++wrong;  // not the same bits twice
-      continue;
-    }
-    if constexpr (std::is_same_v<T, double>) {
-      double sum = init, magnitude = std::fabs(init);
-      for (std::size_t c = 0; c < cols; ++c) {
-        sum += static_cast<double>(items[row * pitch + c]);
-        magnitude += std::fabs(static_cast<double>(items[row * pitch + c]));
-      }
-      const double bound = (cols + 1) * std::numeric_limits<double>::epsilon() * magnitude;
-      wrong += std::fabs(got[row] - sum) <= bound ? 0 : 1;
-    } else {
-      T ref = init;  // exact: integers, or integer-valued floats far below 2^24
-      for (std::size_t c = 0; c < cols; ++c) {
-        ref = op(ref, static_cast<T>(items[row * pitch + c]));
-      }
-      wrong += std::memcmp(&ref, &got[row], sizeof(T)) == 0 ? 0 : 1;
-    }
+    wrong += reduction_matches(got[row], got[rows + row], init, op, cols,
+                               [&](std::size_t k) { return items[row * pitch + k]; })
+                 ? 0
+                 : 1;
   }
   CHECK(wrong == 0);
 }

@@ -5,12 +5,15 @@
 
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace gpuprims::test {
@@ -127,5 +130,31 @@ class device_buffer {
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };
+
+// One result of a reduction checked on the host: the same bits on a second call (`again`), and the
+// fold of `count` items item(0 .. count - 1) starting from init: exact (integers, or integer-valued
+// floats far below 2^24), or for double within (count + 1) epsilon times the sum of magnitudes.
+template <class T, class Op, class ItemAt>
+bool reduction_matches(const T& got, const T& again, T init, Op op, std::size_t count,
+                       ItemAt item) {
+  if (std::memcmp(&got, &again, sizeof(T)) != 0) {
+    return false;
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    double sum = init, magnitude = std::fabs(init);
+    for (std::size_t k = 0; k < count; ++k) {
+      sum += static_cast<double>(item(k));
+      magnitude += std::fabs(static_cast<double>(item(k)));
+    }
+    const double bound = (count + 1) * std::numeric_limits<double>::epsilon() * magnitude;
+    return std::fabs(got - sum) <= bound;
+  } else {
+    T ref = init;
+    for (std::size_t k = 0; k < count; ++k) {
+      ref = op(ref, static_cast<T>(item(k)));
+    }
+    return std::memcmp(&ref, &got, sizeof(T)) == 0;
+  }
+}
 
 }  // namespace gpuprims::test

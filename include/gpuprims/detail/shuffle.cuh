@@ -52,4 +52,11 @@ __device__ __forceinline__ T shuffle_xor(const T& value, int mask) {
                        [mask](unsigned int w) { return __shfl_xor_sync(full_warp, w, mask); });
 }
 
+// value of lane `source`.
+template <class T>
+__device__ __forceinline__ T shuffle_from(const T& value, int source) {
+  return shuffle_words(value,
+                       [source](unsigned int w) { return __shfl_sync(full_warp, w, source); });
+}
+
 }  // namespace gpuprims::detail

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/reduce/cols.cuh>
 #include <gpuprims/detail/reduce/kernels.cuh>
 #include <gpuprims/detail/reduce/rows.cuh>
 #include <gpuprims/device/workspace.cuh>
@@ -103,6 +104,25 @@ template <class Tuning = reduce_rows_tuning, class Item, class T, class Op>
                                       std::size_t in_pitch, cuda::std::type_identity_t<T> init,
                                       Op op, cudaStream_t stream = 0) {
   return detail::launch_reduce_rows<Tuning>(in, out, rows, cols, in_pitch, init, op, stream);
+}
+
+/// out[c] = op(init, in[c] op in[in_pitch + c] op ... op in[(rows - 1) * in_pitch + c]) for each
+/// of `cols` columns of a row-major matrix (pitch in items, at least cols), one result per column;
+/// init for rows == 0. Read row by row, coalesced, without transposing: a block takes up to 32
+/// columns and a chunk of rows, and further short passes fold the chunks' partials (in the
+/// stream's cached workspace, as gpuprims::reduce without workspace). Items convert to T; Op takes
+/// and returns T and must be associative and commutative. The order depends on rows, cols and the
+/// policy only (docs/reduce.md), so the bits repeat on every GPU. cols == 0 launches nothing. A
+/// null `out`, a null `in` with work, a pitch shorter than cols, a span that overflows, or an
+/// output overlapping the input return cudaErrorInvalidValue and launch nothing.
+///
+///   cudaError_t e = gpuprims::reduce_cols(d_in, d_col_sums, rows, cols, cols, 0.0f,
+///                                         gpuprims::plus<float>{}, stream);
+template <class Tuning = reduce_cols_tuning, class Item, class T, class Op>
+[[nodiscard]] cudaError_t reduce_cols(const Item* in, T* out, std::size_t rows, std::size_t cols,
+                                      std::size_t in_pitch, cuda::std::type_identity_t<T> init,
+                                      Op op, cudaStream_t stream = 0) {
+  return detail::launch_reduce_cols<Tuning>(in, out, rows, cols, in_pitch, init, op, stream);
 }
 
 }  // namespace gpuprims

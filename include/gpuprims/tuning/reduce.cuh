@@ -104,15 +104,38 @@ struct segmented_reduce_policy {
 /// architecture.
 struct segmented_reduce_tuning {
   __host__ __device__ static constexpr segmented_reduce_policy select(int /*arch*/) {
-    // Tiles of 2048 steps (their ends and items fit 27 KiB of shared memory for 4-byte items),
-    // 2048 ranges (over ten per SM on the GPUs we target, H100 and B200 included; the second pass
-    // walks 4094 records, one
-    // chunk of 256 x 16). segmented_float, one run on the H100 each: blocks of 128 x 16 or 64 x 32
-    // steps no better (1694 and 1836 us at length 1024, against 1764), nor runs of 256 to 1024
-    // read as a reduce reads (1889-1901 against 1920 us). A minimum of 4 blocks an SM (64
-    // registers, a few spilled) was slower: 4338, 2242 and 1972 us at lengths 1, 32 and 1024,
-    // against 4015, 2090 and 1771 with none.
-    return {256, 8, 2048, 16, 4, 2048, 1, true};
+    // Tiles of 128 threads x 16 steps (2048: their ends, items and tails fit 29 KiB of shared
+    // memory for 4-byte items), 2048 ranges (over ten per SM on the GPUs we target, H100 and B200
+    // included; the second pass walks 4094 records, two chunks of 128 x 16). segmented_float, one
+    // run on the H100 (us at lengths 1 / 32 / 1024 / 32768): 128 x 16 4452 / 1086 / 941 / 395,
+    // 256 x 8 5307 / 1828 / 1671 / 439 (the tile's fixed costs, its search, barriers and scan, on
+    // half as many items a warp), 64 x 32 6105 / 1088 / 887 / 429; a register cap of 6 blocks an
+    // SM on 128 x 16 4278 / 1031 / 983 / 388 (no clear gain). Runs of 256 to 1024 steps read as a
+    // reduce reads were no better than 2048 (an earlier walk: 1889-1901 against 1920 us at 1024).
+    return {128, 16, 2048, 16, 4, 2048, 1, true};
+  }
+};
+
+/// How gpuprims::reduce_cols reads a row-major matrix: blocks of `block_threads` threads, each warp
+/// over `width` consecutive columns (the least power of two >= cols, at most 32) and 32 / width
+/// rows at a time; a block takes a chunk of rows, sized from rows and cols only (so the bits
+/// repeat on every GPU) to give about `target_blocks` blocks and at least `min_chunk_rows` rows
+/// each. A pass leaves one partial per chunk and column; passes repeat until one chunk is left.
+struct reduce_cols_policy {
+  int block_threads;
+  std::size_t target_blocks;
+  std::size_t min_chunk_rows;
+  int loads_in_flight;  ///< rows a thread loads before it folds them (1 to 16)
+  bool dependent_launch;
+};
+
+/// The library's reduce_cols policy for code built for `arch`: the same for every architecture.
+struct reduce_cols_tuning {
+  __host__ __device__ static constexpr reduce_cols_policy select(int /*arch*/) {
+    // 2048 blocks: over ten per SM on the GPUs we target; chunks of at least 256 rows (the second
+    // pass over 2048 partials is one more short launch). First values, measured in
+    // docs/reduce.md's columns table.
+    return {256, 2048, 256, 4, true};
   }
 };
 

@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 namespace gpuprims::detail {
@@ -82,6 +83,24 @@ __global__ void __launch_bounds__(rows_block_here<Tuning>)
   }
 }
 
+// The matrix launchers' argument check: `out` holds `results` values of T; with work (rows and cols
+// both non-zero) `in` is non-null, the pitch at least cols, the span representable and apart
+// from the output.
+template <class Item, class T>
+bool matrix_arguments_ok(const Item* in, std::size_t rows, std::size_t cols, std::size_t pitch,
+                         const T* out, std::size_t results) {
+  std::size_t out_bytes = 0, span = 0;
+  if (out == nullptr || !checked_bytes<T>(results, out_bytes)) {
+    return false;
+  }
+  if (rows == 0 || cols == 0) {
+    return true;
+  }
+  return in != nullptr && pitch >= cols && checked_span(1, 0, rows, pitch, cols, span) &&
+         span <= std::numeric_limits<std::size_t>::max() / sizeof(Item) &&
+         !ranges_overlap(in, span * sizeof(Item), out, out_bytes);
+}
+
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::size_t cols,
                                std::size_t pitch, T init, Op op, cudaStream_t stream) {
@@ -89,14 +108,7 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
   if (rows == 0) {
     return cudaSuccess;
   }
-  std::size_t span = 0, out_bytes = 0;
-  if (out == nullptr || (cols > 0 && (in == nullptr || pitch < cols)) ||
-      !checked_bytes<T>(rows, out_bytes)) {
-    return cudaErrorInvalidValue;
-  }
-  if (cols > 0 && (!checked_span(1, 0, rows, pitch, cols, span) ||
-                   span > std::numeric_limits<std::size_t>::max() / sizeof(Item) ||
-                   ranges_overlap(in, span * sizeof(Item), out, out_bytes))) {
+  if (!matrix_arguments_ok(in, rows, cols, pitch, out, rows)) {
     return cudaErrorInvalidValue;
   }
   device_facts facts;

@@ -65,62 +65,78 @@ struct segment_records {
   }
 };
 
-// One thread's walk: the run it starts in (`first_key`, possibly begun before it), whether that run
-// closed, its part of it, and the run open when it stops. Runs that begin and end inside the
-// thread are complete and go straight to `finish`.
+// One thread's runs, in order: the first one to close (possibly begun before this thread: it
+// still needs what comes before), complete runs (straight to `finish`), and the run open at the
+// thread's end.
 template <class T, class Op>
 struct thread_runs {
-  std::uint64_t first_key;
-  std::uint64_t key;
+  std::uint64_t first_key = 0;
   bool closed = false;
   maybe<T> first = nothing<T>();
   maybe<T> acc = nothing<T>();
-
-  __device__ explicit thread_runs(std::uint64_t start) : first_key(start), key(start) {}
 
   __device__ __forceinline__ void add(const T& x, Op& op) {
     acc.value = acc.has ? op(acc.value, x) : x;
     acc.has = true;
   }
+  // Closes the open run, which is segment `key`.
   template <class Finish>
-  __device__ __forceinline__ void close(std::uint64_t next, Finish& finish) {
+  __device__ __forceinline__ void close(std::uint64_t key, Finish& finish) {
+    close_with(key, acc, finish);
+    acc = nothing<T>();
+  }
+  // The same for a run the caller folded itself.
+  template <class Finish>
+  __device__ __forceinline__ void close_with(std::uint64_t key, const maybe<T>& run,
+                                             Finish& finish) {
     if (!closed) {
       closed = true;
-      first = acc;
+      first_key = key;
+      first = run;
     } else {
-      finish(key, acc);
+      finish(key, run);
     }
-    acc = nothing<T>();
-    key = next;
   }
 };
 
 // Joins the threads' runs across the block, in rank order, and with `carry` (the part of the run
 // open when the tile began). Returns what comes before this thread's first run (carry included);
-// leaves in `carry`, in every thread, the part of the run open at the tile's end.
+// leaves in `carry`, in every thread, the part of the run open at the tile's end. The scan's two
+// barriers are the only ones: its storage alternates between two buffers (`phase`), so the next
+// join never writes what this one still reads.
 template <int Threads, class T, class Op>
 struct runs_across_block {
   using scan = block_segmented_scan<Threads, maybe<T>>;
   struct storage {
-    typename scan::storage scan_storage;
-    maybe<T> inclusive[Threads];
-    bool seen[Threads];
+    typename scan::storage buffers[2];
   };
 
-  __device__ static maybe<T> join(storage& s, maybe_op<Op>& mop, const thread_runs<T, Op>& runs,
-                                  maybe<T>& carry, int rank) {
+  __device__ static maybe<T> join(storage& s, int& phase, maybe_op<Op>& mop,
+                                  const thread_runs<T, Op>& runs, maybe<T>& carry, int rank) {
+    typename scan::storage& st = s.buffers[phase];
+    phase ^= 1;
     // What this thread passes on: the run open at its end (its whole walk where nothing closed).
     bool seen = runs.closed;
-    const maybe<T> upto = scan::inclusive(s.scan_storage, mop, runs.acc, seen, rank);
-    s.inclusive[rank] = upto;
-    s.seen[rank] = seen;
-    __syncthreads();
-    maybe<T> before = carry;
-    if (rank > 0) {
-      before = s.seen[rank - 1] ? s.inclusive[rank - 1] : mop(carry, s.inclusive[rank - 1]);
+    const maybe<T> upto = scan::inclusive(st, mop, runs.acc, seen, rank);
+    // The same for the thread before (the warp before's last lane: its scanned warp total) and for
+    // the block's last thread.
+    maybe<T> previous = shuffle_up(upto, 1);
+    bool previous_seen = __shfl_up_sync(full_warp, seen ? 1 : 0, 1) != 0;
+    maybe<T> last;
+    bool last_seen;
+    if constexpr (scan::warps > 1) {
+      if (lane_id() == 0 && rank > 0) {
+        previous = st.warp_value[rank / 32 - 1];
+        previous_seen = st.warp_seen[rank / 32 - 1];
+      }
+      last = st.warp_value[scan::warps - 1];
+      last_seen = st.warp_seen[scan::warps - 1];
+    } else {
+      last = shuffle_from(upto, 31);
+      last_seen = __shfl_sync(full_warp, seen ? 1 : 0, 31) != 0;
     }
-    carry = s.seen[Threads - 1] ? s.inclusive[Threads - 1] : mop(carry, s.inclusive[Threads - 1]);
-    __syncthreads();  // the storage is reused by the next tile
+    const maybe<T> before = rank == 0 ? carry : (previous_seen ? previous : mop(carry, previous));
+    carry = last_seen ? last : mop(carry, last);
     return before;
   }
 };
@@ -143,18 +159,18 @@ inline constexpr segmented_reduce_policy segmented_here = Tuning::select(GPUPRIM
 
 // The smallest j in [a, b) with step_of(j) >= d (b if none), for step_of increasing in j. A warp
 // searches together, 32 probes a round (log32 of the range); every lane returns the answer.
-template <class StepOf>
-__device__ std::size_t warp_search(std::size_t a, std::size_t b, std::size_t d, StepOf step_of) {
-  const auto lane = static_cast<std::size_t>(lane_id());
+template <class Index, class StepOf>
+__device__ Index warp_search(Index a, Index b, Index d, StepOf step_of) {
+  const auto lane = static_cast<Index>(lane_id());
   while (a < b) {
-    const std::size_t stride = (b - a + 31) / 32;
-    const std::size_t j = a + (lane + 1) * stride - 1;
+    const Index stride = (b - a + 31) / 32;
+    const Index j = a + (lane + 1) * stride - 1;
     const unsigned int ballot = __ballot_sync(full_warp, j >= b || step_of(j) >= d);
     if (ballot == 0) {
       return b;
     }
-    const auto first = static_cast<std::size_t>(__ffs(static_cast<int>(ballot)) - 1);
-    const std::size_t probe = a + (first + 1) * stride - 1;
+    const auto first = static_cast<Index>(__ffs(static_cast<int>(ballot)) - 1);
+    const Index probe = a + (first + 1) * stride - 1;
     a += first * stride;
     b = probe < b ? probe : b;
   }
@@ -201,8 +217,60 @@ __device__ __forceinline__ void run_share(const Item* p, std::size_t m, Op& op, 
   }
 }
 
+// A tile's items in shared memory, one padding slot every 32 so that thread r reading its
+// consecutive items r * P .. r * P + P - 1 meets no bank conflict (4-byte items).
+template <class Item, std::size_t Tile>
+struct tile_items {
+  Item slots[Tile + Tile / 32];
+  __device__ __forceinline__ Item& operator[](std::uint32_t j) { return slots[j + j / 32]; }
+};
+
+// Which segment, if any, ends at each item of a tile: tails[j] = k where item j is the last item
+// of segment s0 + k (the tile's first open segment s0); no_tail elsewhere. Kept all no_tail between
+// tiles (each thread clears what it read).
+template <std::size_t Tile>
+struct tile_tails {
+  static constexpr std::uint16_t no_tail = 0xffff;
+  static_assert(Tile < no_tail, "segmented_reduce_policy: tiles of fewer than 65535 steps");
+  alignas(16) std::uint16_t at[Tile];
+
+  // Thread `rank`'s P consecutive entries, cleared behind it.
+  template <int P>
+  __device__ __forceinline__ void take(int rank, std::uint16_t (&out)[P]) {
+    std::uint16_t* mine = at + static_cast<std::size_t>(rank) * P;
+    if constexpr (P % 8 == 0) {
+      // 16-byte reads and writes: a warp's 512 bytes in four wavefronts.
+      bool any = false;
+#pragma unroll
+      for (int k = 0; k < P; k += 8) {
+        const uint4 v = reinterpret_cast<const uint4*>(mine)[k / 8];
+        memcpy(out + k, &v, 16);
+        any = any || (v.x & v.y & v.z & v.w) != 0xffffffffu;
+      }
+      if (any) {
+#pragma unroll
+        for (int k = 0; k < P; k += 8) {
+          reinterpret_cast<uint4*>(mine)[k / 8] =
+              make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < P; ++k) {
+        out[k] = mine[k];
+        mine[k] = no_tail;
+      }
+    }
+  }
+};
+
 // The first pass: block b walks its range of the merged sequence. Segments that begin and end in
 // the range are written; the run open at each end of the range becomes a record.
+//
+// A tile of the walk is `tile` steps [d0, d1): the segments s0 .. s1 - 1 that end in it and the
+// items [i0, i1) between. Each thread folds `per_thread` consecutive items (in item order, not
+// steps: a tile holds at most `tile` items and at most `tile` ends, so both loops are bounded);
+// the ends are first scattered as tails, one per non-empty segment, and the empty segments written.
 template <class Tuning, class T, class Op, class Item, class Offsets>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
                                   segmented_here<Tuning>.min_blocks_per_sm)
@@ -217,10 +285,12 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   static_assert((window & (window - 1)) == 0,
                 "segmented_reduce_policy: 2 * block_threads * items_per_thread a power of two");
   using join_t = runs_across_block<threads, T, Op>;
+  using tails_t = tile_tails<tile>;
   // ends[j % window]: the step of segment j's end relative to the range's start, for the segments
   // a tile can close and those the next can (a tile closes at most `tile`).
   __shared__ std::uint32_t ends[window];
-  __shared__ Item items[tile];
+  __shared__ tile_items<Item, tile> items;
+  __shared__ tails_t tails;
   __shared__ typename join_t::storage join_storage;
   __shared__ std::size_t range_state;
 
@@ -249,6 +319,10 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
       range_state = state;
     }
   }
+#pragma unroll
+  for (int k = 0; k < per_thread; ++k) {
+    tails.at[k * threads + rank] = tails_t::no_tail;
+  }
   __syncthreads();
   const std::size_t range_first = range_state;
   const auto end_step = [&](std::size_t j) -> std::uint32_t {
@@ -263,94 +337,136 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
       ends[j % window] = end_step(j);
     }
   };
-  // The first of [from, to) whose end is at or after relative step `step` (to if none).
-  const auto state_at = [&](std::size_t from, std::size_t to, std::size_t step) {
-    while (from < to) {
-      const std::size_t mid = from + (to - from) / 2;
-      if (ends[mid % window] < step) {
-        from = mid + 1;
-      } else {
-        to = mid;
-      }
-    }
-    return from;
-  };
   load_ends(range_first, range_first + window);
   __syncthreads();
 
   maybe_op<Op> mop{op};
   segment_writer<T, Op> finish{out, init, op, segments};
   const bool first_block = blockIdx.x == 0;
+  // A segment closed in this range: the one open at its start (unless this is the first block) is
+  // a record for the fixup, the others are written.
+  const auto emit = [&](std::uint64_t key, const maybe<T>& part) {
+    if (key == range_first && !first_block) {
+      records.put(2 * blockIdx.x, range_first, part);  // the head: it began before the range
+    } else {
+      finish(key, part);
+    }
+  };
   maybe<T> carry = nothing<T>();
+  int phase = 0;
   std::size_t s0 = range_first;
   std::size_t previous_s0 = range_first;
-  for (std::size_t d0 = lo; d0 < hi;) {
+  // Steps relative to lo from here on (a range is under 2^32 steps).
+  const auto r_hi = static_cast<std::uint32_t>(hi - lo);
+  // The next tile's items, loaded while this tile is walked: items [ahead_at, ahead_at + tile)
+  // (those that exist; a tile holds at most `tile` items).
+  Item ahead[per_thread];
+  std::size_t ahead_at = ~std::size_t{0};
+  const auto fetch = [&](std::size_t at) {
+    const std::size_t left = n > at ? n - at : 0;
+    const auto limit = static_cast<std::uint32_t>(left < tile ? left : tile);
+#pragma unroll
+    for (int k = 0; k < per_thread; ++k) {
+      const auto j = static_cast<std::uint32_t>(k * threads + rank);
+      ahead[k] = j < limit ? items_in[at + j] : Item{};
+    }
+    ahead_at = at;
+  };
+  for (std::uint32_t r0 = 0; r0 < r_hi;) {
     // Steps up to the next segment end are items of segment s0 alone: a long enough run of them
     // is read as a reduce reads (16-byte words, several loads in flight), with no walk and no
     // per-item bookkeeping.
-    const std::size_t next_end = s0 < segments ? lo + ends[s0 % window] : hi;
-    const std::size_t run_end = next_end < hi ? next_end : hi;
-    if (run_end > d0 && run_end - d0 >= segmented_here<Tuning>.run_min_steps) {
-      thread_runs<T, Op> runs(s0);
-      run_share<threads, segmented_here<Tuning>.stream_loads, T>(items_in + (d0 - s0), run_end - d0,
-                                                                 op, rank, runs);
-      join_t::join(join_storage, mop, runs, carry, rank);
-      d0 = run_end;
+    const std::uint32_t next_end = s0 < segments ? ends[s0 % window] : r_hi;
+    const std::uint32_t run_end = next_end < r_hi ? next_end : r_hi;
+    if (run_end > r0 && run_end - r0 >= segmented_here<Tuning>.run_min_steps) {
+      thread_runs<T, Op> runs;
+      run_share<threads, segmented_here<Tuning>.stream_loads, T>(items_in + (lo + r0 - s0),
+                                                                 run_end - r0, op, rank, runs);
+      join_t::join(join_storage, phase, mop, runs, carry, rank);
+      r0 = run_end;
+      fetch(lo + r0 - s0);
       continue;
     }
-    const std::size_t d1 = hi - d0 > tile ? d0 + tile : hi;
-    const std::size_t most = segments - s0 < tile ? segments : s0 + tile;
-    // Each warp finds the tile's end state on its own (no barrier): three rounds of probes.
-    std::size_t s1 = warp_search(s0, most, d1 - lo, [&](std::size_t j) {
-      return static_cast<std::size_t>(ends[j % window]);
-    });
+    const std::uint32_t r1 = r_hi - r0 > tile ? r0 + static_cast<std::uint32_t>(tile) : r_hi;
+    // The segments that end in this tile: s0 + [0, k1). Each warp finds k1 on its own (no
+    // barrier): three rounds of probes.
+    const auto s0_slot = static_cast<std::uint32_t>(s0 % window);
+    const auto most = static_cast<std::uint32_t>(segments - s0 < tile ? segments - s0 : tile);
+    std::uint32_t k1 =
+        warp_search(0u, most, r1, [&](std::uint32_t k) { return ends[(s0_slot + k) % window]; });
     // Clamps that only undefined (decreasing) offsets reach: items stay within [i0, i1) of [0, n].
-    s1 = d1 > n && s1 < d1 - n ? d1 - n : s1;
-    s1 = s1 > s0 + (d1 - d0) ? s0 + (d1 - d0) : s1;
-    const std::size_t i0 = d0 - s0;
-    const std::size_t i1 = d1 - s1;
+    const std::size_t i0 = lo + r0 - s0;
+    const std::size_t ends_at_least = lo + r1 > n + s0 ? lo + r1 - n - s0 : 0;
+    k1 = k1 < ends_at_least ? static_cast<std::uint32_t>(ends_at_least) : k1;
+    k1 = k1 > r1 - r0 ? r1 - r0 : k1;
+    const std::uint32_t count = (r1 - r0) - k1;  // the tile's items
+    if (ahead_at != i0) {
+      fetch(i0);  // the range's first tile
+    }
 #pragma unroll
     for (int k = 0; k < per_thread; ++k) {
-      const std::size_t j = static_cast<std::size_t>(k) * threads + rank;
-      if (j < i1 - i0) {
-        items[j] = items_in[i0 + j];
+      const auto j = static_cast<std::uint32_t>(k * threads + rank);
+      if (j < count) {
+        items[j] = ahead[k];
       }
+    }
+    if (r1 < r_hi) {
+      fetch(i0 + count);
+    }
+    // The tile's items before the end of segment s0 + k, within [0, count] (undefined offsets
+    // included).
+    const auto items_before_end = [&](std::uint32_t k) -> std::uint32_t {
+      const auto e = static_cast<std::int32_t>(ends[(s0_slot + k) % window] - r0 - k);
+      return e < 0
+                 ? 0u
+                 : (static_cast<std::uint32_t>(e) > count ? count : static_cast<std::uint32_t>(e));
+    };
+    for (auto k = static_cast<std::uint32_t>(rank); k < k1; k += threads) {
+      const std::uint32_t e = items_before_end(k);
+      const std::uint32_t b = k == 0 ? 0u : items_before_end(k - 1);
+      if (e > b) {
+        tails.at[e - 1] = static_cast<std::uint16_t>(k);
+      } else if (k > 0) {
+        finish(s0 + k, nothing<T>());  // empty
+      }
+    }
+    // Segment s0 may end before the tile's first item: it is what the tiles before carried.
+    if (k1 > 0 && items_before_end(0) == 0) {
+      if (rank == 0) {
+        emit(s0, carry);
+      }
+      carry = nothing<T>();
     }
     load_ends(previous_s0 + window, s0 + window);  // the slots the tile before has done with
     __syncthreads();
 
-    const std::size_t start = d0 + static_cast<std::size_t>(rank) * per_thread;
-    const std::size_t s_start = start < d1 ? state_at(s0, s1, start - lo) : s1;
-    thread_runs<T, Op> runs(s_start);
-    if (start < d1) {
-      std::size_t s = s_start;
-      std::size_t i = start - s_start;
+    // This thread's items, folded in order; a tail closes the run it ends.
+    thread_runs<T, Op> runs;
+    std::uint16_t tail[per_thread];
+    tails.template take<per_thread>(rank, tail);
+    const auto first = static_cast<std::uint32_t>(rank * per_thread);
+    T acc{};
+    bool open = false;
 #pragma unroll
-      for (int k = 0; k < per_thread; ++k) {
-        const std::size_t d = start + k;
-        if (d < d1) {
-          if (s < s1 && (ends[s % window] == d - lo || i >= i1)) {
-            ++s;
-            runs.close(s, finish);
-          } else if (i < i1) {
-            runs.add(static_cast<T>(items[i - i0]), op);
-            ++i;
-          }
+    for (int k = 0; k < per_thread; ++k) {
+      if (first + k < count) {
+        const auto x = static_cast<T>(items[first + k]);
+        acc = open ? op(acc, x) : x;
+        open = true;
+        if (tail[k] != tails_t::no_tail) {
+          runs.close_with(s0 + tail[k], maybe<T>{acc, true}, finish);
+          open = false;
         }
       }
     }
-    const maybe<T> before = join_t::join(join_storage, mop, runs, carry, rank);
+    runs.acc = maybe<T>{acc, open};
+    const maybe<T> before = join_t::join(join_storage, phase, mop, runs, carry, rank);
     if (runs.closed) {
-      const maybe<T> whole = mop(before, runs.first);
-      if (runs.first_key == range_first && !first_block) {
-        records.put(2 * blockIdx.x, range_first, whole);  // the head: it began before the range
-      } else {
-        finish(runs.first_key, whole);
-      }
+      emit(runs.first_key, mop(before, runs.first));
     }
     previous_s0 = s0;
-    s0 = s1;
-    d0 = d1;
+    s0 += k1;
+    r0 = r1;
   }
   if (rank == 0) {
     // s0: the run open at the range's end. Where the head never closed it is that run.
@@ -383,27 +499,30 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
   maybe_op<Op> mop{op};
   segment_writer<T, Op> finish{out, init, op, segments};
   maybe<T> carry = nothing<T>();
+  int phase = 0;
   const std::size_t first = 1;
   const std::size_t end = first + count;
   for (std::size_t c = first; c < end; c += chunk) {
     const std::size_t start = c + static_cast<std::size_t>(rank) * per_thread;
     const std::size_t from = start < end ? start : end;
-    thread_runs<T, Op> runs(records.key(from > first ? from - 1 : first));
+    thread_runs<T, Op> runs;
+    std::uint64_t open = records.key(from > first ? from - 1 : first);
 #pragma unroll
     for (int k = 0; k < per_thread; ++k) {
       const std::size_t j = start + k;
       if (j < end) {
         const std::uint64_t key = records.key(j);
         const maybe<T> part = records.part(j);
-        if (key != runs.key) {
-          runs.close(key, finish);
+        if (key != open) {
+          runs.close(open, finish);
+          open = key;
         }
         if (part.has) {
           runs.add(part.value, op);
         }
       }
     }
-    const maybe<T> before = join_t::join(join_storage, mop, runs, carry, rank);
+    const maybe<T> before = join_t::join(join_storage, phase, mop, runs, carry, rank);
     if (runs.closed) {
       finish(runs.first_key, mop(before, runs.first));
     }
