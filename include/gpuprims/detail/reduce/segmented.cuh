@@ -134,6 +134,7 @@ struct runs_across_block {
     } else {
       last = shuffle_from(upto, 31);
       last_seen = __shfl_sync(full_warp, seen ? 1 : 0, 31) != 0;
+      __syncwarp();  // a one-warp block's only step between this tile's reads and the next's writes
     }
     const maybe<T> before = rank == 0 ? carry : (previous_seen ? previous : mop(carry, previous));
     carry = last_seen ? last : mop(carry, last);
