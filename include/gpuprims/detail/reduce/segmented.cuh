@@ -10,8 +10,9 @@
 // cost what their steps cost, and empty segments cost a step each.
 //
 // The order. Block b walks steps [b * R, (b + 1) * R) (R: S + n over the policy's blocks, rounded
-// up to whole tiles), tile by tile; each thread walks items_per_thread consecutive steps of a tile.
-// A run (the part of one segment inside a thread) folds in item order; runs join with the threads
+// up to whole tiles), tile by tile; thread r folds the tile's items r * items_per_thread onwards
+// (items_per_thread of them; a tile's ends only cut them into runs). A run (the part of one
+// segment inside a thread) folds in item order; runs join with the threads
 // before them through a segmented scan over the block (block_segmented.cuh) and a carry from the
 // tile before. A segment that crosses a range boundary leaves a record at each boundary (the head
 // and the tail of each block's range); the fixup block walks the records in order. A run of one
