@@ -94,21 +94,9 @@ void check_segments(const std::string& name, const std::vector<std::size_t>& len
   for (std::size_t s = 0; s < segments; ++s) {
     unrepeated += same_bits(got[s], got[segments + s]) ? 0 : 1;
     const Item* seg = items.data() + shift + static_cast<std::size_t>(offsets[s]);
-    if constexpr (std::is_same_v<T, double>) {
-      double sum = init, magnitude = std::fabs(init);
-      for (std::size_t k = 0; k < lengths[s]; ++k) {
-        sum += static_cast<double>(seg[k]);
-        magnitude += std::fabs(static_cast<double>(seg[k]));
-      }
-      const double bound = (lengths[s] + 1) * std::numeric_limits<double>::epsilon() * magnitude;
-      wrong += std::fabs(got[s] - sum) <= bound ? 0 : 1;
-    } else {
-      T ref = init;  // exact: integers, affine maps, integer-valued floats far below 2^24
-      for (std::size_t k = 0; k < lengths[s]; ++k) {
-        ref = op(ref, static_cast<T>(seg[k]));
-      }
-      wrong += same_bits(ref, got[s]) ? 0 : 1;
-    }
+    wrong += matches_reference(got[s], init, op, lengths[s], [&](std::size_t k) { return seg[k]; })
+                 ? 0
+                 : 1;
   }
   CHECK(unrepeated == 0);
   CHECK(wrong == 0);
