@@ -3,5 +3,6 @@
 
 #include <gpuprims/copy.cuh>
 #include <gpuprims/reduce.cuh>
+#include <gpuprims/scan.cuh>
 #include <gpuprims/stencil.cuh>
 #include <gpuprims/transpose.cuh>

@@ -57,6 +57,16 @@ void reduces(cudaStream_t s) {
                               T{}, Op{}, s);
 }
 
+template <class Item, class T, class Op>
+void scans(cudaStream_t s) {
+  const Item* in = nullptr;
+  T* out = nullptr;
+  (void)gpuprims::inclusive_scan(in, out, 0, Op{}, s);
+  (void)gpuprims::exclusive_scan(in, out, 0, T{}, Op{}, s);
+  std::size_t bytes = 0;
+  (void)gpuprims::scan_workspace_bytes<Item, T>(1, bytes);
+}
+
 template <class T>
 void reduce_ladder(cudaStream_t s) {
   using gpuprims::ladder::reduce_rung;
@@ -92,6 +102,28 @@ void stencils(cudaStream_t s) {
 }
 
 // The device templates, in user kernels.
+template <int BlockSize, class Op>
+__global__ void user_scan(const typename Op::value_type* in, typename Op::value_type* out,
+                          gpuprims::lookback_tiles<typename Op::value_type> status) {
+  using T = typename Op::value_type;
+  using scan_t = gpuprims::block_scan<BlockSize, Op>;
+  using look_t = gpuprims::lookback<T, Op>;
+  __shared__ typename scan_t::storage s;
+  __shared__ typename look_t::storage ls;
+  look_t look(ls, status, gridDim.x);
+  T items[2] = {in[threadIdx.x], in[threadIdx.x + BlockSize]};
+  T results[2];
+  T total;
+  scan_t(s).inclusive_scan(items, results, total);
+  T prefix = total;
+  if (threadIdx.x < 32) {
+    prefix = look.exclusive_prefix_with_init(blockIdx.x, total, T{});
+  }
+  out[threadIdx.x] =
+      results[0] + results[1] + prefix + gpuprims::warp_exclusive_scan<8>(items[0], T{}, Op{});
+  look.finish();
+}
+
 template <class T>
 __global__ void user_copy(const T* in, T* out, std::size_t n) {
   gpuprims::vector_copy<16 / sizeof(T), 2>(in, out, n);
@@ -181,6 +213,11 @@ void instantiate(cudaStream_t s) {
   reduces<int, int, gpuprims::minimum<int>>(s);
   reduces<long long, long long, gpuprims::maximum<long long>>(s);
   reduces<unsigned, unsigned, gpuprims::bit_xor<unsigned>>(s);
+  scans<float, float, gpuprims::plus<float>>(s);
+  scans<double, double, gpuprims::plus<double>>(s);
+  scans<__half, float, gpuprims::plus<float>>(s);
+  scans<std::int8_t, long long, gpuprims::plus<long long>>(s);
+  scans<unsigned, unsigned, gpuprims::maximum<unsigned>>(s);
   reduce_ladder<int>(s);
   reduce_ladder<float>(s);
   stencils<1, float>(s);
@@ -195,6 +232,8 @@ void instantiate(cudaStream_t s) {
   user_transpose<float, 32, 1><<<1, 1, 0, s>>>(nullptr, nullptr, 0, 0);
   user_transpose<double, 64, 1><<<1, 1, 0, s>>>(nullptr, nullptr, 0, 0);
   user_reduce<256, gpuprims::plus<float>, __nv_bfloat16><<<1, 1, 0, s>>>(nullptr, nullptr, 0);
+  user_scan<128, gpuprims::plus<float>><<<1, 1, 0, s>>>(nullptr, nullptr, {});
+  user_scan<64, gpuprims::plus<double>><<<1, 1, 0, s>>>(nullptr, nullptr, {});
   user_reduce<992, gpuprims::maximum<double>, double><<<1, 1, 0, s>>>(nullptr, nullptr, 0);
   using gpuprims::ladder::block_reduce_rung;
   user_ladder_reduce<96, block_reduce_rung::interleaved_modulo><<<1, 1, 0, s>>>(nullptr, nullptr);

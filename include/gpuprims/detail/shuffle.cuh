@@ -38,11 +38,12 @@ __device__ __forceinline__ T shuffle_down(const T& value, unsigned int delta) {
                        [delta](unsigned int w) { return __shfl_down_sync(full_warp, w, delta); });
 }
 
-// value of lane (this lane - delta); lanes below delta get their own value back.
+// value of lane (this lane - delta) within groups of `width` lanes (a power of two up to 32);
+// lanes below delta in their group get their own value back.
 template <class T>
-__device__ __forceinline__ T shuffle_up(const T& value, unsigned int delta) {
-  return shuffle_words(value,
-                       [delta](unsigned int w) { return __shfl_up_sync(full_warp, w, delta); });
+__device__ __forceinline__ T shuffle_up(const T& value, unsigned int delta, int width = 32) {
+  return shuffle_words(
+      value, [delta, width](unsigned int w) { return __shfl_up_sync(full_warp, w, delta, width); });
 }
 
 // value of lane (this lane xor mask).
@@ -52,11 +53,11 @@ __device__ __forceinline__ T shuffle_xor(const T& value, int mask) {
                        [mask](unsigned int w) { return __shfl_xor_sync(full_warp, w, mask); });
 }
 
-// value of lane `source`.
+// value of lane `source` (of this lane's group of `width` lanes).
 template <class T>
-__device__ __forceinline__ T shuffle_from(const T& value, int source) {
-  return shuffle_words(value,
-                       [source](unsigned int w) { return __shfl_sync(full_warp, w, source); });
+__device__ __forceinline__ T shuffle_from(const T& value, int source, int width = 32) {
+  return shuffle_words(
+      value, [source, width](unsigned int w) { return __shfl_sync(full_warp, w, source, width); });
 }
 
 }  // namespace gpuprims::detail

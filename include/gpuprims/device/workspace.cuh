@@ -1,7 +1,11 @@
 // The workspace behind the launchers that take none (gpuprims::reduce without a workspace
-// argument): one device buffer per stream, kept and reused, so that no call after the first on a
-// stream allocates. Under stream capture the buffer is allocated and freed inside the graph
-// instead, so every instantiated graph owns its own.
+// argument): one device buffer per stream and purpose, kept and reused, so that no call after the
+// first on a stream allocates. Under stream capture the buffer is allocated and freed inside the
+// graph instead, so every instantiated graph owns its own.
+//
+// Purposes: scratch (0: the launcher writes before it reads, nothing kept between calls) and
+// look-back state (the record size of gpuprims::lookback's layout: zeroed when allocated, then
+// kept in the state each call leaves for the next; one buffer per layout).
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -25,10 +29,14 @@ struct stream_workspace_key {
   int device;
   cudaStream_t stream;
   std::thread::id thread;
+  std::size_t purpose;
   bool operator<(const stream_workspace_key& o) const {
-    return std::tie(device, stream, thread) < std::tie(o.device, o.stream, o.thread);
+    return std::tie(device, stream, thread, purpose) <
+           std::tie(o.device, o.stream, o.thread, o.purpose);
   }
 };
+
+inline constexpr std::size_t workspace_scratch = 0;
 
 struct stream_workspace_entry {
   void* data = nullptr;
@@ -45,28 +53,37 @@ inline stream_workspace_cache& stream_workspaces() {
   return *cache;                                                      // calls after main returns
 }
 
-inline cudaError_t stream_workspace_key_of(cudaStream_t stream, stream_workspace_key& key) {
+inline cudaError_t stream_workspace_key_of(cudaStream_t stream, std::size_t purpose,
+                                           stream_workspace_key& key) {
   GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&key.device));
   key.stream = stream;
+  key.purpose = purpose;
   const bool default_stream =
       stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
   key.thread = default_stream ? std::this_thread::get_id() : std::thread::id{};
   return cudaSuccess;
 }
 
+// Stream-ordered allocation of `bytes`, zeroed for any purpose but scratch.
+inline cudaError_t allocate_workspace(void*& data, std::size_t bytes, std::size_t purpose,
+                                      cudaStream_t stream) {
+  GPUPRIMS_RETURN_IF_ERROR(cudaMallocAsync(&data, bytes, stream));
+  return purpose == workspace_scratch ? cudaSuccess : cudaMemsetAsync(data, 0, bytes, stream);
+}
+
 // At least `bytes` of device memory for work queued on `stream`, 256-byte aligned. `release` says
 // whether the caller must cudaFreeAsync it on `stream` after its work (under stream capture).
-inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t bytes, void*& data,
-                                            bool& release) {
+inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t bytes,
+                                            std::size_t purpose, void*& data, bool& release) {
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   GPUPRIMS_RETURN_IF_ERROR(cudaStreamIsCapturing(stream, &capture));
   if (capture != cudaStreamCaptureStatusNone) {
     release = true;
-    return cudaMallocAsync(&data, bytes, stream);  // an allocation node the graph owns
+    return allocate_workspace(data, bytes, purpose, stream);  // nodes the graph owns
   }
   release = false;
   stream_workspace_key key{};
-  GPUPRIMS_RETURN_IF_ERROR(stream_workspace_key_of(stream, key));
+  GPUPRIMS_RETURN_IF_ERROR(stream_workspace_key_of(stream, purpose, key));
   stream_workspace_cache& cache = stream_workspaces();
   const std::lock_guard<std::mutex> lock(cache.mutex);
   stream_workspace_entry& entry = cache.entries[key];
@@ -78,23 +95,24 @@ inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t byt
       GPUPRIMS_RETURN_IF_ERROR(cudaFreeAsync(entry.data, stream));
       entry = {};
     }
-    GPUPRIMS_RETURN_IF_ERROR(cudaMallocAsync(&entry.data, grown, stream));
+    GPUPRIMS_RETURN_IF_ERROR(allocate_workspace(entry.data, grown, purpose, stream));
     entry.bytes = grown;
   }
   data = entry.data;
   return cudaSuccess;
 }
 
-// Runs launch(workspace) with `bytes` of the stream's workspace (nullptr for 0 bytes) and gives a
-// graph's own buffer back after it: the body of every launcher that takes no workspace.
+// Runs launch(workspace) with `bytes` of the stream's workspace for `purpose` (nullptr for 0 bytes)
+// and gives a graph's own buffer back after it: the body of every launcher that takes no workspace.
 template <class Launch>
-cudaError_t with_stream_workspace(cudaStream_t stream, std::size_t bytes, Launch&& launch) {
+cudaError_t with_stream_workspace(cudaStream_t stream, std::size_t bytes, Launch&& launch,
+                                  std::size_t purpose = workspace_scratch) {
   if (bytes == 0) {
     return launch(nullptr);
   }
   void* workspace = nullptr;
   bool release = false;
-  GPUPRIMS_RETURN_IF_ERROR(acquire_stream_workspace(stream, bytes, workspace, release));
+  GPUPRIMS_RETURN_IF_ERROR(acquire_stream_workspace(stream, bytes, purpose, workspace, release));
   const cudaError_t status = launch(workspace);
   const cudaError_t freed = release ? cudaFreeAsync(workspace, stream) : cudaSuccess;
   return status != cudaSuccess ? status : freed;
@@ -102,21 +120,25 @@ cudaError_t with_stream_workspace(cudaStream_t stream, std::size_t bytes, Launch
 
 }  // namespace detail
 
-/// Frees, in `stream`'s order, the workspace the workspace-free launchers keep for `stream` on the
+/// Frees, in `stream`'s order, the workspaces the workspace-free launchers keep for `stream` on the
 /// current device (and, for a default stream, the calling host thread). Call it before destroying
 /// a stream those launchers used; a later call on the stream allocates again.
 inline cudaError_t release_stream_workspace(cudaStream_t stream = 0) {
   detail::stream_workspace_key key{};
-  GPUPRIMS_RETURN_IF_ERROR(detail::stream_workspace_key_of(stream, key));
+  GPUPRIMS_RETURN_IF_ERROR(detail::stream_workspace_key_of(stream, 0, key));
   detail::stream_workspace_cache& cache = detail::stream_workspaces();
   const std::lock_guard<std::mutex> lock(cache.mutex);
-  const auto found = cache.entries.find(key);
-  if (found == cache.entries.end()) {
-    return cudaSuccess;
+  cudaError_t status = cudaSuccess;
+  for (auto it = cache.entries.lower_bound(key);
+       it != cache.entries.end() && it->first.device == key.device &&
+       it->first.stream == key.stream && it->first.thread == key.thread;) {
+    if (it->second.data != nullptr) {
+      const cudaError_t freed = cudaFreeAsync(it->second.data, stream);
+      status = status != cudaSuccess ? status : freed;
+    }
+    it = cache.entries.erase(it);
   }
-  void* data = found->second.data;
-  cache.entries.erase(found);
-  return data == nullptr ? cudaSuccess : cudaFreeAsync(data, stream);
+  return status;
 }
 
 }  // namespace gpuprims

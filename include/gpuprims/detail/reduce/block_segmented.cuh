@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/maybe.cuh>
 #include <gpuprims/detail/shuffle.cuh>
 
 #include <cuda_runtime.h>
@@ -74,28 +75,6 @@ struct block_segmented_scan {
       }
     }
     return value;
-  }
-};
-
-// A value that may be absent, and an operator over such values: no identity element needed.
-template <class T>
-struct maybe {
-  T value;
-  bool has;
-};
-
-template <class Op>
-struct maybe_op {
-  Op op;
-  template <class T>
-  __device__ __forceinline__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) {
-    if (!a.has) {
-      return b;
-    }
-    if (!b.has) {
-      return a;
-    }
-    return {op(a.value, b.value), true};
   }
 };
 

@@ -1,0 +1,114 @@
+// The scan family: gpuprims::inclusive_scan (the caller's workspace, zeroed once outside the
+// timing, and the overload without one) against cub::DeviceScan::InclusiveSum (temporary storage
+// allocated outside the timing) and cudaMemcpyAsync of the same bytes (a scan reads n and writes
+// n, as a copy does), for int32 and float. Bytes counted: 2n items. --full adds the 2^16..2^30
+// sweep and tile shapes.
+#include <gpuprims/device/scan.cuh>
+
+#include "reduce_families.cuh"
+#include "support.cuh"
+
+#include <cub/device/device_scan.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpuprims::bench {
+namespace {
+
+template <int Threads, int Items, int MinBlocks = 1>
+struct scan_shape_tuning {
+  __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
+    return {Threads, Items, MinBlocks, true};
+  }
+};
+
+template <class T, class Tuning = scan_tuning>
+void scan_default_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::size_t bytes = 0;
+  random_buffer in(n * sizeof(T), 31);
+  device_scratch out(n * sizeof(T));
+  if (gpuprims::scan_workspace_bytes<T, T, Tuning>(n, bytes) != cudaSuccess || !in.ok() ||
+      out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  device_scratch workspace(bytes);
+  if (cudaMemset(workspace.p, 0, bytes) != cudaSuccess) {
+    state.SkipWithError("workspace");
+    return;
+  }
+  time_launches(state, 2 * n * sizeof(T), [&](cudaStream_t stream) {
+    skip_on_error(state, gpuprims::inclusive_scan<Tuning>(in.as<T>(), static_cast<T*>(out.p), n,
+                                                          plus<T>{}, workspace.p, bytes, stream));
+  });
+}
+
+template <class T>
+void scan_no_workspace_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  random_buffer in(n * sizeof(T), 31);
+  device_scratch out(n * sizeof(T));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  time_launches(state, 2 * n * sizeof(T), [&](cudaStream_t stream) {
+    skip_on_error(
+        state, gpuprims::inclusive_scan(in.as<T>(), static_cast<T*>(out.p), n, plus<T>{}, stream));
+  });
+}
+
+template <class T>
+void cub_scan_bench(benchmark::State& state) {
+  const auto n = static_cast<std::int64_t>(state.range(0));
+  std::size_t bytes = 0;
+  cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const T*>(nullptr),
+                                static_cast<T*>(nullptr), n);
+  device_scratch temp(bytes);
+  random_buffer in(static_cast<std::size_t>(n) * sizeof(T), 31);
+  device_scratch out(static_cast<std::size_t>(n) * sizeof(T));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("allocation failed");
+    return;
+  }
+  time_launches(state, 2 * static_cast<std::size_t>(n) * sizeof(T), [&](cudaStream_t stream) {
+    std::size_t b = bytes;
+    skip_on_error(state, cub::DeviceScan::InclusiveSum(temp.p, b, in.as<T>(),
+                                                       static_cast<T*>(out.p), n, stream));
+  });
+}
+
+template <class T>
+void register_scan_family(const options& opt, const std::string& family) {
+  const arg_list sizes =
+      opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 24,
+                       std::int64_t{1} << 28, std::int64_t{1} << 30})
+               : each({std::int64_t{1} << 20, std::int64_t{1} << 28});
+  add(opt, family, "cub::DeviceScan::InclusiveSum", role::baseline, cub_scan_bench<T>, sizes,
+      {"n"});
+  add(opt, family, "cudaMemcpyAsync", role::baseline, copy_input_bench<T>, sizes, {"n"});
+  add(opt, family, "gpuprims::inclusive_scan", role::default_, scan_default_bench<T>, sizes, {"n"});
+  add(opt, family, "gpuprims::inclusive_scan_no_workspace", role::variant,
+      scan_no_workspace_bench<T>, sizes, {"n"});
+  if (opt.full) {
+    add(opt, family, "gpuprims::inclusive_scan_128x16", role::variant,
+        scan_default_bench<T, scan_shape_tuning<128, 16>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_256x8", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 8>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_256x24", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 24>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_512x16", role::variant,
+        scan_default_bench<T, scan_shape_tuning<512, 16>>, sizes, {"n"});
+  }
+}
+
+}  // namespace
+
+void register_scan(const options& opt) {
+  register_scan_family<std::int32_t>(opt, "scan_int");
+  register_scan_family<float>(opt, "scan_float");
+}
+
+}  // namespace gpuprims::bench

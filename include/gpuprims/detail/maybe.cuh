@@ -1,0 +1,50 @@
+// A value that may be absent, and the folds over such values: reductions and scans here need no
+// identity element, so "nothing yet" is a flag rather than a zero. (Host too: the tests emulate
+// the library's orders with these.)
+#pragma once
+
+#include <gpuprims/config.cuh>
+
+#include <cuda_runtime.h>
+
+namespace gpuprims::detail {
+
+template <class T>
+struct maybe {
+  T value;
+  bool has;
+};
+
+// op(before, x) where before exists, else x.
+template <class T, class Op>
+__host__ __device__ __forceinline__ T fold_after(const maybe<T>& before, const T& x, Op& op) {
+  return before.has ? op(before.value, x) : x;
+}
+
+// before op x, where either may be absent.
+template <class T, class Op>
+__host__ __device__ __forceinline__ maybe<T> fold_maybe(const maybe<T>& before, const maybe<T>& x,
+                                                        Op& op) {
+  if (!x.has) {
+    return before;
+  }
+  return {fold_after(before, x.value, op), true};
+}
+
+// Op lifted to maybe values.
+template <class Op>
+struct maybe_op {
+  Op op;
+  template <class T>
+  __device__ __forceinline__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) {
+    if (!a.has) {
+      return b;
+    }
+    if (!b.has) {
+      return a;
+    }
+    return {op(a.value, b.value), true};
+  }
+};
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,278 @@
+// gpuprims' single-pass device scan: a block per tile, items in 16-byte words, scanned in
+// registers (a serial scan within each word, a warp scan per round of words, the rounds chained),
+// the tile's prefix from gpuprims::lookback, and one write of the results.
+//
+// The order (docs/scan.md): a warp owns 32 * W consecutive words of a tile, lane l word j * 32 + l
+// of them. Item k of a word is out = B op y_k, with y_k the serial inclusive scan of the word's
+// items and B = (((P op E_w) op C_j) op X_l): P the tile's prefix (lookback), E_w the fold of the
+// earlier warps' totals in warp order, C_j the fold of the earlier rounds' totals in round order,
+// X_l the Kogge-Stone exclusive scan of round j's word totals at lane l; absent parts drop out.
+// Everything depends on n and the policy only: the input's alignment picks the load instructions,
+// never the order.
+#pragma once
+
+#include <gpuprims/block/lookback.cuh>
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/load.cuh>
+#include <gpuprims/detail/scan/block_warp_shuffle.cuh>
+#include <gpuprims/detail/shuffle.cuh>
+#include <gpuprims/detail/validate.cuh>
+#include <gpuprims/tuning/scan.cuh>
+#include <gpuprims/warp/scan.cuh>
+
+#include <cuda_runtime.h>
+#include <cuda/std/type_traits>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace gpuprims::detail {
+
+// Items per 16-byte word of Item (1 for items that do not pack into 16 bytes).
+template <class Item>
+inline constexpr int scan_items_per_word = (16 % sizeof(Item) == 0 && alignof(Item) == sizeof(Item))
+                                               ? static_cast<int>(16 / sizeof(Item))
+                                               : 1;
+
+// The shape of a tile for a policy and an item type.
+template <class Item>
+struct scan_shape {
+  int threads;
+  int words;       // words per lane: items_per_thread / items per word, at least 1
+  int min_blocks;  // the policy's, for items and results of 4 bytes or fewer; 1 for wider ones
+  __host__ __device__ constexpr std::size_t tile_items() const {
+    return static_cast<std::size_t>(threads) * words * scan_items_per_word<Item>;
+  }
+};
+
+// The policy counts items of 4 bytes; wider items or results take proportionally fewer (registers
+// hold the results), at least one word.
+template <class Item, class T>
+__host__ __device__ constexpr scan_shape<Item> scan_shape_of(const scan_policy& p) {
+  const int per_word = scan_items_per_word<Item>;
+  const int widest = static_cast<int>(sizeof(Item) > sizeof(T) ? sizeof(Item) : sizeof(T));
+  const int items = widest > 4 ? p.items_per_thread * 4 / widest : p.items_per_thread;
+  return {p.block_threads, items / per_word > 0 ? items / per_word : 1, p.min_blocks_per_sm};
+}
+
+template <class Tuning, class Item, class T>
+inline constexpr scan_shape<Item> scan_shape_here =
+    scan_shape_of<Item, T>(Tuning::select(GPUPRIMS_TARGET_ARCH));
+
+// Stores `count` values of T (count * sizeof(T) a multiple of 16 bytes, dst 16-byte aligned) as
+// 16-byte words.
+template <int Count, class T>
+__device__ __forceinline__ void store_words(T* dst, const T (&values)[Count]) {
+  static_assert(Count * sizeof(T) % 16 == 0, "whole 16-byte words");
+  uint4 words[Count * sizeof(T) / 16];
+  memcpy(words, values, sizeof(words));
+#pragma unroll
+  for (std::size_t w = 0; w < Count * sizeof(T) / 16; ++w) {
+    reinterpret_cast<uint4*>(dst)[w] = words[w];
+  }
+}
+
+// Vector: the input and output are 16-byte aligned, so whole words load and store as uint4.
+template <class Tuning, bool Exclusive, bool Vector, class Item, class T, class Op>
+__global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T>.threads),
+                                  (scan_shape_here<Tuning, Item, T>.min_blocks))
+    scan_kernel(const Item* in, T* out, std::size_t n, T init, Op op, lookback_tiles<T> status,
+                std::size_t tiles) {
+  constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, T>;
+  constexpr int threads = shape.threads;
+  constexpr int words = shape.words;
+  constexpr int per_word = scan_items_per_word<Item>;
+  constexpr int warps = threads / 32;
+  constexpr std::size_t warp_items = std::size_t{32} * words * per_word;
+  static_assert(threads % 32 == 0 && threads <= 1024, "scan_policy: block_threads");
+  struct shared_t {
+    T warp_totals[warps];
+    typename lookback<T, Op>::storage look;
+    T prefix;
+    bool has_prefix;
+  };
+  __shared__ shared_t s;
+  wait_for_prior_grids();
+  lookback<T, Op> look(s.look, status, tiles, op);
+  const std::size_t tile = blockIdx.x;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = lane_id();
+  const std::size_t warp_base = tile * shape.tile_items() + warp * warp_items;
+  const bool full = warp_base + warp_items <= n;
+
+  // Load: round j, lane l holds items warp_base + (j * 32 + l) * per_word + [0, per_word).
+  T y[words][per_word];
+  if (Vector && full) {
+    uint4 raw[words];
+    const uint4* src = reinterpret_cast<const uint4*>(in + warp_base);
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+      raw[j] = src[j * 32 + lane];
+    }
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+      Item items[per_word];
+      memcpy(items, &raw[j], sizeof(items));
+#pragma unroll
+      for (int k = 0; k < per_word; ++k) {
+        y[j][k] = static_cast<T>(items[k]);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+#pragma unroll
+      for (int k = 0; k < per_word; ++k) {
+        const std::size_t i = warp_base + (std::size_t{32} * j + lane) * per_word + k;
+        // Items past the end feed only outputs past the end (a scan never looks forward).
+        y[j][k] = i < n ? static_cast<T>(in[i]) : static_cast<T>(Item{});
+      }
+    }
+  }
+
+  // Serial scan within each word, a warp scan per round, the rounds chained.
+  maybe<T> before[words];
+  maybe<T> carry{y[0][0], false};
+#pragma unroll
+  for (int j = 0; j < words; ++j) {
+#pragma unroll
+    for (int k = 1; k < per_word; ++k) {
+      y[j][k] = op(y[j][k - 1], y[j][k]);
+    }
+    const T in_round = warp_inclusive_scan(y[j][per_word - 1], op);
+    const T round_total = shuffle_from(in_round, 31);
+    const T lane_before = shuffle_up(in_round, 1);
+    before[j] = lane > 0 ? maybe<T>{fold_after(carry, lane_before, op), true} : carry;
+    carry = {fold_after(carry, round_total, op), true};
+  }
+  if (lane == 0) {
+    s.warp_totals[warp] = carry.value;
+  }
+  __syncthreads();
+
+  if (warp == 0) {
+    T aggregate = s.warp_totals[0];
+#pragma unroll
+    for (int w = 1; w < warps; ++w) {
+      aggregate = op(aggregate, s.warp_totals[w]);
+    }
+    T prefix = init;
+    bool has = true;
+    if constexpr (Exclusive) {
+      prefix = look.exclusive_prefix_with_init(tile, aggregate, init);
+    } else {
+      has = look.exclusive_prefix(tile, aggregate, prefix);
+    }
+    if (lane == 0) {
+      s.prefix = prefix;
+      s.has_prefix = has;
+    }
+  }
+  __syncthreads();
+  maybe<T> head{s.prefix, s.has_prefix};
+  for (int w = 0; w < warp; ++w) {
+    head = {fold_after(head, s.warp_totals[w], op), true};
+  }
+
+#pragma unroll
+  for (int j = 0; j < words; ++j) {
+    const maybe<T> b = fold_maybe(head, before[j], op);
+    T result[per_word];
+#pragma unroll
+    for (int k = 0; k < per_word; ++k) {
+      if constexpr (Exclusive) {  // b is present: init comes first
+        result[k] = k == 0 ? b.value : op(b.value, y[j][k - 1]);
+      } else {
+        result[k] = fold_after(b, y[j][k], op);
+      }
+    }
+    const std::size_t first = warp_base + (std::size_t{32} * j + lane) * per_word;
+    if constexpr (Vector && per_word * sizeof(T) % 16 == 0) {
+      if (full) {
+        store_words(out + first, result);
+        continue;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < per_word; ++k) {
+      if (first + k < n) {
+        out[first + k] = result[k];
+      }
+    }
+  }
+  look.finish();
+}
+
+template <class Op, class T>
+inline constexpr bool scan_op_takes =
+    std::is_same_v<std::decay_t<cuda::std::invoke_result_t<Op&, const T&, const T&>>, T>;
+
+template <class Item, class T, class Op>
+constexpr void check_scan_types() {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "the accumulator moves through shuffles: trivially copyable");
+  static_assert(scan_op_takes<Op, T>,
+                "Op must take two T and return T, the output's type (gpuprims::plus<double> for a "
+                "double output): an operator of another type would convert every partial");
+  static_assert(std::is_convertible_v<Item, T>, "items convert to the output type on load");
+}
+
+template <class Tuning, class Item, class T>
+std::size_t scan_tiles(std::size_t n, int target_arch) {
+  return ceil_div(n, scan_shape_of<Item, T>(Tuning::select(target_arch)).tile_items());
+}
+
+// In place (in == out, same item size) or disjoint; anything else rejected.
+template <class Item, class T>
+bool scan_arguments_ok(const Item* in, const T* out, std::size_t n) {
+  if (out == nullptr || (n > 0 && in == nullptr)) {
+    return false;
+  }
+  std::size_t in_bytes = 0, out_bytes = 0;
+  if (!checked_bytes<Item>(n, in_bytes) || !checked_bytes<T>(n, out_bytes)) {
+    return false;
+  }
+  if (static_cast<const void*>(in) == static_cast<const void*>(out)) {
+    return sizeof(Item) == sizeof(T) || n == 0;
+  }
+  return n == 0 || !ranges_overlap(in, in_bytes, out, out_bytes);
+}
+
+inline constexpr std::size_t scan_max_tiles = 0x7fffffff;
+
+template <class Tuning, bool Exclusive, class Item, class T, class Op>
+cudaError_t launch_scan(const Item* in, T* out, std::size_t n, T init, Op op, void* workspace,
+                        std::size_t workspace_bytes, cudaStream_t stream) {
+  check_scan_types<Item, T, Op>();
+  if (!scan_arguments_ok(in, out, n)) {
+    return cudaErrorInvalidValue;
+  }
+  if (n == 0) {
+    return cudaSuccess;
+  }
+  device_facts facts;
+  GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
+  const scan_policy p = Tuning::select(facts.target_arch);
+  const std::size_t tiles = scan_tiles<Tuning, Item, T>(n, facts.target_arch);
+  if (tiles > scan_max_tiles || workspace == nullptr ||
+      workspace_bytes < lookback_workspace_bytes<T>(tiles) ||
+      reinterpret_cast<std::uintptr_t>(workspace) % 16 != 0) {
+    return cudaErrorInvalidValue;
+  }
+  const bool vector = scan_items_per_word<Item> > 1 &&
+                      reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+                      reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const bool dependent = dependent_launch(p.dependent_launch, facts);
+  const dim3 grid(static_cast<unsigned int>(tiles));
+  const dim3 block(static_cast<unsigned int>(p.block_threads));
+  const lookback_tiles<T> status{workspace};
+  return vector ? launch<scan_kernel<Tuning, Exclusive, true, Item, T, Op>>(
+                      grid, block, stream, dependent, in, out, n, init, op, status, tiles)
+                : launch<scan_kernel<Tuning, Exclusive, false, Item, T, Op>>(
+                      grid, block, stream, dependent, in, out, n, init, op, status, tiles);
+}
+
+}  // namespace gpuprims::detail

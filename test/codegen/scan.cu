@@ -1,0 +1,19 @@
+// Codegen checks for the scans (see check_sass.py).
+#include <gpuprims/device/scan.cuh>
+
+#include <cstdint>
+
+// The kernels behind gpuprims::inclusive_scan and exclusive_scan, instantiated by calling them.
+void launchers(const float* f, float* g, const signed char* b, long long* l, const int* i, int* j) {
+  (void)gpuprims::inclusive_scan(f, g, 0, gpuprims::plus<float>{});
+  (void)gpuprims::exclusive_scan(i, j, 0, 0, gpuprims::plus<int>{});
+  (void)gpuprims::inclusive_scan(b, l, 0, gpuprims::plus<long long>{});
+}
+
+// The default reads and writes 16-byte words where the pointers allow (the `true` instantiation)
+// and keeps its tile in registers: no local memory in any instantiation.
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, float, float, .*float has LDG\.E\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, float, float, .*float has STG\.E\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, int, int, .*int has LDG\.E\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, signed char, long long has LDG\.E\.128
+// sass: scan_kernel<gpuprims::scan_tuning lacks LDL|STL
