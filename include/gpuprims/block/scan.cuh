@@ -110,7 +110,7 @@ class block_scan {
 
   template <int Items, class Item>
   __device__ void inclusive_scan(const Item (&items)[Items], T (&out)[Items], T& aggregate) {
-    const auto parts = algorithm::scan(s_, op_, thread_fold(items), rank_);
+    const auto parts = algorithm::scan(s_, op_, detail::fold_in_order<T>(items, op_), rank_);
     aggregate = algorithm::total(s_, op_);
     rescan(items, out, parts.before, false);
   }
@@ -124,7 +124,7 @@ class block_scan {
   template <int Items, class Item>
   __device__ void exclusive_scan(const Item (&items)[Items], T (&out)[Items], const T& init,
                                  T& aggregate) {
-    const auto parts = algorithm::scan(s_, op_, thread_fold(items), rank_);
+    const auto parts = algorithm::scan(s_, op_, detail::fold_in_order<T>(items, op_), rank_);
     aggregate = algorithm::total(s_, op_);
     rescan(items, out, {parts.before.has ? op_(init, parts.before.value) : init, true}, true);
   }
@@ -135,29 +135,18 @@ class block_scan {
   template <int Items, class Item, class PrefixOp>
   __device__ void inclusive_scan_with_prefix(const Item (&items)[Items], T (&out)[Items],
                                              PrefixOp& prefix_op) {
-    const auto parts = algorithm::scan(s_, op_, thread_fold(items), rank_);
+    const auto parts = algorithm::scan(s_, op_, detail::fold_in_order<T>(items, op_), rank_);
     rescan(items, out, with_prefix(parts.before, prefix_op), false);
   }
 
   template <int Items, class Item, class PrefixOp>
   __device__ void exclusive_scan_with_prefix(const Item (&items)[Items], T (&out)[Items],
                                              PrefixOp& prefix_op) {
-    const auto parts = algorithm::scan(s_, op_, thread_fold(items), rank_);
+    const auto parts = algorithm::scan(s_, op_, detail::fold_in_order<T>(items, op_), rank_);
     rescan(items, out, with_prefix(parts.before, prefix_op), true);
   }
 
  private:
-  template <int Items, class Item>
-  __device__ T thread_fold(const Item (&items)[Items]) {
-    static_assert(Items > 0, "at least one item per thread");
-    T folded = static_cast<T>(items[0]);
-#pragma unroll
-    for (int i = 1; i < Items; ++i) {
-      folded = op_(folded, static_cast<T>(items[i]));
-    }
-    return folded;
-  }
-
   // prefix_op(aggregate) from thread 0, through the shared slot, before this thread's `before`.
   template <class PrefixOp>
   __device__ detail::maybe<T> with_prefix(const detail::maybe<T>& before, PrefixOp& prefix_op) {

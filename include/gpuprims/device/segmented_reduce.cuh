@@ -77,7 +77,7 @@ template <class Tuning = segmented_reduce_tuning, class Item, class Offset, clas
                                            cuda::std::type_identity_t<T> init, Op op,
                                            void* workspace, std::size_t workspace_bytes,
                                            cudaStream_t stream = 0) {
-  detail::check_reduce_types<T, Op>();
+  detail::check_accumulator_types<T, Op>();
   static_assert(std::is_integral_v<Offset>, "offsets are integers");
   if (num_segments == 0) {
     return cudaSuccess;

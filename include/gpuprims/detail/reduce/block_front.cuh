@@ -21,6 +21,19 @@ __device__ __forceinline__ int block_rank() {
   return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 }
 
+// items[0] op items[1] op ... in index order, each converted to T: a thread's own array, folded
+// before a block collective combines the threads.
+template <class T, int Items, class Item, class Op>
+__device__ __forceinline__ T fold_in_order(const Item (&items)[Items], Op& op) {
+  static_assert(Items > 0, "at least one item per thread");
+  T folded = static_cast<T>(items[0]);
+#pragma unroll
+  for (int i = 1; i < Items; ++i) {
+    folded = op(folded, static_cast<T>(items[i]));
+  }
+  return folded;
+}
+
 // Algorithm: a type with `storage` (holding a `T result` member) and the static block steps
 //   T full(storage&, Op&, const T& item, int rank)                  every thread contributes
 //   T partial(storage&, Op&, const T& item, int num_valid, int rank) threads [0, num_valid) do
@@ -48,13 +61,7 @@ class block_reduce_front {
   /// Each thread folds its own items first (in order), then the block reduces.
   template <int Items, class Item>
   __device__ T reduce(const Item (&items)[Items]) {
-    static_assert(Items > 0, "at least one item per thread");
-    T folded = static_cast<T>(items[0]);
-#pragma unroll
-    for (int i = 1; i < Items; ++i) {
-      folded = op_(folded, static_cast<T>(items[i]));
-    }
-    return reduce(folded);
+    return reduce(fold_in_order<T>(items, op_));
   }
 
   /// Only threads [0, num_valid) contribute (a partial tile); valid in thread 0. num_valid >= 1

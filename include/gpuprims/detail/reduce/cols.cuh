@@ -126,7 +126,7 @@ cudaError_t launch_cols_pass(const Item* in, std::size_t rows, std::size_t cols,
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_reduce_cols(const Item* in, T* out, std::size_t rows, std::size_t cols,
                                std::size_t pitch, T init, Op op, cudaStream_t stream) {
-  check_reduce_types<T, Op>();
+  check_accumulator_types<T, Op>();
   if (cols == 0) {
     return cudaSuccess;
   }

@@ -7,12 +7,12 @@
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/op_check.cuh>
 #include <gpuprims/detail/reduce/block_warp_shuffle.cuh>
 #include <gpuprims/detail/reduce/tiles.cuh>
 #include <gpuprims/tuning/reduce.cuh>
 
 #include <cuda_runtime.h>
-#include <cuda/std/type_traits>
 
 #include <cstddef>
 #include <cstdint>
@@ -99,20 +99,6 @@ constexpr std::size_t reduce_workspace_bytes_for(const reduce_policy& p, std::si
          (second > 1 ? second * sizeof(T) : 0);
 }
 
-template <class Op, class T>
-inline constexpr bool reduce_op_takes =
-    std::is_same_v<std::decay_t<cuda::std::invoke_result_t<Op&, const T&, const T&>>, T>;
-
-// What every device-wide reduction asks of its accumulator and operator, checked at compile time.
-template <class T, class Op>
-constexpr void check_reduce_types() {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "the accumulator moves through shuffles: trivially copyable");
-  static_assert(reduce_op_takes<Op, T>,
-                "Op must take two T and return T, the type of *out (gpuprims::plus<double> for a "
-                "double result): an operator of another type would convert every partial");
-}
-
 // Operators with an identity (Op::identity()) serve the overloads without `init`.
 template <class Op, class T, class = void>
 inline constexpr bool has_identity = false;
@@ -148,7 +134,7 @@ cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Ite
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_reduce(const Item* in, T* out, std::size_t n, T init, Op op, void* workspace,
                           std::size_t workspace_bytes, cudaStream_t stream) {
-  check_reduce_types<T, Op>();
+  check_accumulator_types<T, Op>();
   if (out == nullptr || (n > 0 && in == nullptr)) {
     return cudaErrorInvalidValue;
   }

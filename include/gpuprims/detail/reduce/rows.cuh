@@ -104,7 +104,7 @@ bool matrix_arguments_ok(const Item* in, std::size_t rows, std::size_t cols, std
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::size_t cols,
                                std::size_t pitch, T init, Op op, cudaStream_t stream) {
-  check_reduce_types<T, Op>();
+  check_accumulator_types<T, Op>();
   if (rows == 0) {
     return cudaSuccess;
   }

@@ -15,6 +15,7 @@
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/load.cuh>
+#include <gpuprims/detail/op_check.cuh>
 #include <gpuprims/detail/scan/block_warp_shuffle.cuh>
 #include <gpuprims/detail/shuffle.cuh>
 #include <gpuprims/detail/validate.cuh>
@@ -22,7 +23,6 @@
 #include <gpuprims/warp/scan.cuh>
 
 #include <cuda_runtime.h>
-#include <cuda/std/type_traits>
 
 #include <cstddef>
 #include <cstdint>
@@ -206,20 +206,6 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T>.threads),
   look.finish();
 }
 
-template <class Op, class T>
-inline constexpr bool scan_op_takes =
-    std::is_same_v<std::decay_t<cuda::std::invoke_result_t<Op&, const T&, const T&>>, T>;
-
-template <class Item, class T, class Op>
-constexpr void check_scan_types() {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "the accumulator moves through shuffles: trivially copyable");
-  static_assert(scan_op_takes<Op, T>,
-                "Op must take two T and return T, the output's type (gpuprims::plus<double> for a "
-                "double output): an operator of another type would convert every partial");
-  static_assert(std::is_convertible_v<Item, T>, "items convert to the output type on load");
-}
-
 template <class Tuning, class Item, class T>
 std::size_t scan_tiles(std::size_t n, int target_arch) {
   return ceil_div(n, scan_shape_of<Item, T>(Tuning::select(target_arch)).tile_items());
@@ -246,7 +232,8 @@ inline constexpr std::size_t scan_max_tiles = 0x7fffffff;
 template <class Tuning, bool Exclusive, class Item, class T, class Op>
 cudaError_t launch_scan(const Item* in, T* out, std::size_t n, T init, Op op, void* workspace,
                         std::size_t workspace_bytes, cudaStream_t stream) {
-  check_scan_types<Item, T, Op>();
+  check_accumulator_types<T, Op>();
+  static_assert(std::is_convertible_v<Item, T>, "items convert to the output type on load");
   if (!scan_arguments_ok(in, out, n)) {
     return cudaErrorInvalidValue;
   }
