@@ -83,8 +83,8 @@ void cub_scan_bench(benchmark::State& state) {
 template <class T>
 void register_scan_family(const options& opt, const std::string& family) {
   const arg_list sizes =
-      opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 24,
-                       std::int64_t{1} << 28, std::int64_t{1} << 30})
+      opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 22,
+                       std::int64_t{1} << 24, std::int64_t{1} << 28, std::int64_t{1} << 30})
                : each({std::int64_t{1} << 20, std::int64_t{1} << 28});
   add(opt, family, "cub::DeviceScan::InclusiveSum", role::baseline, cub_scan_bench<T>, sizes,
       {"n"});

@@ -32,7 +32,7 @@ struct affine_op {
 };
 
 // One warp a block, 4 items a thread: tiles of 128 floats (64 doubles), so 32 chunks (the
-// look-back's window) are 131072 floats. No dependent launch.
+// look-back's window) are 131072 floats. No dependent launch, no small-input shape.
 struct one_warp_tuning {
   __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
     return {32, 4, 1, false};
@@ -69,7 +69,7 @@ using gpuprims::detail::fold_maybe;
 template <class Tuning, class Item, class T, class Op>
 std::vector<T> emulate_scan(const std::vector<Item>& items, bool exclusive, T init, Op op) {
   const gpuprims::scan_policy p = Tuning::select(90);
-  const auto shape = gpuprims::detail::scan_shape_of<Item, T>(p);
+  const auto shape = gpuprims::detail::scan_shape_for<Item, T>(p, items.size());
   const int per_word = gpuprims::detail::scan_items_per_word<Item>;
   const int words = shape.words;
   const int warps = shape.threads / 32;
@@ -271,15 +271,22 @@ std::vector<std::size_t> sizes_around(std::size_t tile) {
           random_size(1, 20 * tile)};
 }
 
-template <class Tuning, class Item, class T>
-std::size_t tile_of() {
-  return gpuprims::detail::scan_shape_of<Item, T>(Tuning::select(90)).tile_items();
-}
-
-// Each type at the sizes around its own tile.
+// Each type at the sizes around its own tile; with a small-input shape, around the small tile and
+// just past the longest input that takes it (large tiles, more than 10 chunks of them).
 template <class Tuning, class Item, class T, class Op, class Gen>
 void check_sizes(const std::string& name, T init, Op op, Gen gen) {
-  for (std::size_t n : sizes_around(tile_of<Tuning, Item, T>())) {
+  const gpuprims::scan_policy p = Tuning::select(90);
+  const bool small = gpuprims::detail::scan_small(p, 1);
+  const std::size_t tile = gpuprims::detail::scan_shape_of<Item, T>(p, small).tile_items();
+  std::vector<std::size_t> sizes = sizes_around(tile);
+  if (small) {
+    const std::size_t limit = p.small_max_items;
+    const std::size_t large = gpuprims::detail::scan_shape_of<Item, T>(p).tile_items();
+    const std::size_t chunks = large * 32;
+    const std::size_t whole = (limit / chunks + 1) * chunks;  // the first whole chunk past it
+    sizes.insert(sizes.end(), {limit, limit + 1, whole, whole + 1, random_size(limit, 2 * limit)});
+  }
+  for (std::size_t n : sizes) {
     check_scan<Tuning, Item>(name, n, init, op, gen);
   }
 }

@@ -14,14 +14,16 @@
 
 namespace gpuprims {
 
-/// Bytes of workspace a scan of n items of Item into T needs on the current device (a few bytes a
-/// tile: 8 per 4096 floats). Zero it once before its first use; every call leaves it ready for
-/// the next (gpuprims::lookback's reset rule). It serves one call at a time and one output type.
+/// Bytes of workspace a scan of up to n items of Item into T needs on the current device (a few
+/// bytes a tile: 8 per 6144 floats, or per 2048 up to 2^21 items). Zero it once before its first
+/// use; every call leaves it ready for the next (gpuprims::lookback's reset rule). It serves one
+/// call at a time, of any n up to the one it was sized for, and one output type.
 template <class Item, class T = Item, class Tuning = scan_tuning>
 [[nodiscard]] cudaError_t scan_workspace_bytes(std::size_t n, std::size_t& bytes) {
   detail::device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(detail::current_device_facts(facts));
-  bytes = lookback_workspace_bytes<T>(detail::scan_tiles<Tuning, Item, T>(n, facts.target_arch));
+  bytes =
+      lookback_workspace_bytes<T>(detail::scan_most_tiles<Tuning, Item, T>(n, facts.target_arch));
   return cudaSuccess;
 }
 

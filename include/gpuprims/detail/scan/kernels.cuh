@@ -48,19 +48,67 @@ struct scan_shape {
   }
 };
 
+// Whether n items take the policy's small-input shape.
+__host__ __device__ constexpr bool scan_small(const scan_policy& p, std::size_t n) {
+  return p.small_items_per_thread > 0 && n <= p.small_max_items;
+}
+
 // The policy counts items of 4 bytes; wider items or results take proportionally fewer (registers
 // hold the results), at least one word.
 template <class Item, class T>
-__host__ __device__ constexpr scan_shape<Item> scan_shape_of(const scan_policy& p) {
+__host__ __device__ constexpr scan_shape<Item> scan_shape_of(const scan_policy& p,
+                                                             bool small = false) {
   const int per_word = scan_items_per_word<Item>;
   const int widest = static_cast<int>(sizeof(Item) > sizeof(T) ? sizeof(Item) : sizeof(T));
-  const int items = widest > 4 ? p.items_per_thread * 4 / widest : p.items_per_thread;
+  const int per_thread = small ? p.small_items_per_thread : p.items_per_thread;
+  const int items = widest > 4 ? per_thread * 4 / widest : per_thread;
   return {p.block_threads, items / per_word > 0 ? items / per_word : 1, p.min_blocks_per_sm};
 }
 
-template <class Tuning, class Item, class T>
+// The shape n items take: the order of a scan of n items follows from it.
+template <class Item, class T>
+__host__ __device__ constexpr scan_shape<Item> scan_shape_for(const scan_policy& p, std::size_t n) {
+  return scan_shape_of<Item, T>(p, scan_small(p, n));
+}
+
+template <class Tuning, class Item, class T, bool Small>
 inline constexpr scan_shape<Item> scan_shape_here =
-    scan_shape_of<Item, T>(Tuning::select(GPUPRIMS_TARGET_ARCH));
+    scan_shape_of<Item, T>(Tuning::select(GPUPRIMS_TARGET_ARCH), Small);
+
+// Loads a warp's words converted to T: round j, lane l holds items
+// warp_base + (j * 32 + l) * PerWord + [0, PerWord), as 16-byte words when Vector and the warp's
+// items are all in range (full), item by item otherwise, T(Item{}) past n.
+template <bool Vector, int Words, int PerWord, class Item, class T>
+__device__ __forceinline__ void load_warp_words(const Item* in, std::size_t warp_base,
+                                                std::size_t n, bool full, int lane,
+                                                T (&y)[Words][PerWord]) {
+  if (Vector && full) {
+    uint4 raw[Words];
+    const uint4* src = reinterpret_cast<const uint4*>(in + warp_base);
+#pragma unroll
+    for (int j = 0; j < Words; ++j) {
+      raw[j] = src[j * 32 + lane];  // every load in flight before the first is used
+    }
+#pragma unroll
+    for (int j = 0; j < Words; ++j) {
+      Item items[PerWord];
+      memcpy(items, &raw[j], sizeof(items));
+#pragma unroll
+      for (int k = 0; k < PerWord; ++k) {
+        y[j][k] = static_cast<T>(items[k]);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Words; ++j) {
+#pragma unroll
+      for (int k = 0; k < PerWord; ++k) {
+        const std::size_t i = warp_base + (std::size_t{32} * j + lane) * PerWord + k;
+        y[j][k] = i < n ? static_cast<T>(in[i]) : static_cast<T>(Item{});
+      }
+    }
+  }
+}
 
 // Stores `count` values of T (count * sizeof(T) a multiple of 16 bytes, dst 16-byte aligned) as
 // 16-byte words.
@@ -76,12 +124,13 @@ __device__ __forceinline__ void store_words(T* dst, const T (&values)[Count]) {
 }
 
 // Vector: the input and output are 16-byte aligned, so whole words load and store as uint4.
-template <class Tuning, bool Exclusive, bool Vector, class Item, class T, class Op>
-__global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T>.threads),
-                                  (scan_shape_here<Tuning, Item, T>.min_blocks))
+// Small: the policy's small-input shape.
+template <class Tuning, bool Exclusive, bool Vector, bool Small, class Item, class T, class Op>
+__global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threads),
+                                  (scan_shape_here<Tuning, Item, T, Small>.min_blocks))
     scan_kernel(const Item* in, T* out, std::size_t n, T init, Op op, lookback_tiles<T> status,
                 std::size_t tiles) {
-  constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, T>;
+  constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, T, Small>;
   constexpr int threads = shape.threads;
   constexpr int words = shape.words;
   constexpr int per_word = scan_items_per_word<Item>;
@@ -103,35 +152,9 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T>.threads),
   const std::size_t warp_base = tile * shape.tile_items() + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
 
-  // Load: round j, lane l holds items warp_base + (j * 32 + l) * per_word + [0, per_word).
   T y[words][per_word];
-  if (Vector && full) {
-    uint4 raw[words];
-    const uint4* src = reinterpret_cast<const uint4*>(in + warp_base);
-#pragma unroll
-    for (int j = 0; j < words; ++j) {
-      raw[j] = src[j * 32 + lane];
-    }
-#pragma unroll
-    for (int j = 0; j < words; ++j) {
-      Item items[per_word];
-      memcpy(items, &raw[j], sizeof(items));
-#pragma unroll
-      for (int k = 0; k < per_word; ++k) {
-        y[j][k] = static_cast<T>(items[k]);
-      }
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < words; ++j) {
-#pragma unroll
-      for (int k = 0; k < per_word; ++k) {
-        const std::size_t i = warp_base + (std::size_t{32} * j + lane) * per_word + k;
-        // Items past the end feed only outputs past the end (a scan never looks forward).
-        y[j][k] = i < n ? static_cast<T>(in[i]) : static_cast<T>(Item{});
-      }
-    }
-  }
+  // Items past the end feed only outputs past the end (a scan never looks forward).
+  load_warp_words<Vector>(in, warp_base, n, full, lane, y);
 
   // Serial scan within each word, a warp scan per round, the rounds chained.
   maybe<T> before[words];
@@ -208,7 +231,17 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T>.threads),
 
 template <class Tuning, class Item, class T>
 std::size_t scan_tiles(std::size_t n, int target_arch) {
-  return ceil_div(n, scan_shape_of<Item, T>(Tuning::select(target_arch)).tile_items());
+  return ceil_div(n, scan_shape_for<Item, T>(Tuning::select(target_arch), n).tile_items());
+}
+
+// The most tiles a scan of up to n items launches (a shorter input may take smaller tiles).
+template <class Tuning, class Item, class T>
+std::size_t scan_most_tiles(std::size_t n, int target_arch) {
+  const scan_policy p = Tuning::select(target_arch);
+  const std::size_t small_n = n < p.small_max_items ? n : p.small_max_items;
+  const std::size_t small = scan_tiles<Tuning, Item, T>(small_n, target_arch);
+  const std::size_t large = scan_tiles<Tuning, Item, T>(n, target_arch);
+  return small > large ? small : large;
 }
 
 // In place (in == out, same item size) or disjoint; anything else rejected.
@@ -256,10 +289,14 @@ cudaError_t launch_scan(const Item* in, T* out, std::size_t n, T init, Op op, vo
   const dim3 grid(static_cast<unsigned int>(tiles));
   const dim3 block(static_cast<unsigned int>(p.block_threads));
   const lookback_tiles<T> status{workspace};
-  return vector ? launch<scan_kernel<Tuning, Exclusive, true, Item, T, Op>>(
-                      grid, block, stream, dependent, in, out, n, init, op, status, tiles)
-                : launch<scan_kernel<Tuning, Exclusive, false, Item, T, Op>>(
-                      grid, block, stream, dependent, in, out, n, init, op, status, tiles);
+  const auto go = [&](auto kernel_small) {
+    constexpr bool small = decltype(kernel_small)::value;
+    return vector ? launch<scan_kernel<Tuning, Exclusive, true, small, Item, T, Op>>(
+                        grid, block, stream, dependent, in, out, n, init, op, status, tiles)
+                  : launch<scan_kernel<Tuning, Exclusive, false, small, Item, T, Op>>(
+                        grid, block, stream, dependent, in, out, n, init, op, status, tiles);
+  };
+  return scan_small(p, n) ? go(std::true_type{}) : go(std::false_type{});
 }
 
 }  // namespace gpuprims::detail
