@@ -4,5 +4,6 @@
 #include <gpuprims/copy.cuh>
 #include <gpuprims/reduce.cuh>
 #include <gpuprims/scan.cuh>
+#include <gpuprims/select.cuh>
 #include <gpuprims/stencil.cuh>
 #include <gpuprims/transpose.cuh>

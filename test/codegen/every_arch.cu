@@ -67,6 +67,23 @@ void scans(cudaStream_t s) {
   (void)gpuprims::scan_workspace_bytes<Item, T>(1, bytes);
 }
 
+struct keep_positive {
+  template <class T>
+  __device__ bool operator()(const T& x) const {
+    return x > T{};
+  }
+};
+
+template <class Item>
+void selects(cudaStream_t s) {
+  const Item* in = nullptr;
+  Item* out = nullptr;
+  (void)gpuprims::select_if(in, out, 0, keep_positive{}, static_cast<std::size_t*>(nullptr), s);
+  (void)gpuprims::partition(in, out, out, 0, keep_positive{}, static_cast<int*>(nullptr), s);
+  std::size_t bytes = 0;
+  (void)gpuprims::select_workspace_bytes<Item>(1, bytes);
+}
+
 template <class T>
 void reduce_ladder(cudaStream_t s) {
   using gpuprims::ladder::reduce_rung;
@@ -218,6 +235,9 @@ void instantiate(cudaStream_t s) {
   scans<__half, float, gpuprims::plus<float>>(s);
   scans<std::int8_t, long long, gpuprims::plus<long long>>(s);
   scans<unsigned, unsigned, gpuprims::maximum<unsigned>>(s);
+  selects<std::int8_t>(s);
+  selects<float>(s);
+  selects<double>(s);
   reduce_ladder<int>(s);
   reduce_ladder<float>(s);
   stencils<1, float>(s);

@@ -1,0 +1,129 @@
+// The compaction family: gpuprims::select_if (the caller's workspace, zeroed once outside the
+// timing, and the overload without one) and gpuprims::partition against cub::DeviceSelect::If
+// (temporary storage allocated outside the timing) and cudaMemcpyAsync of the same bytes, on random
+// int32 bits with half the items kept (the odd ones). Bytes counted: the n items read and the n / 2
+// kept ones written (a partition writes all n). --full adds the 2^16..2^30 sweep and tile shapes.
+#include <gpuprims/device/select.cuh>
+
+#include "reduce_families.cuh"
+#include "support.cuh"
+
+#include <cub/device/device_select.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpuprims::bench {
+namespace {
+
+struct is_odd {
+  __host__ __device__ bool operator()(const std::int32_t& x) const { return (x & 1) != 0; }
+};
+
+template <int Threads, int Items>
+struct select_shape_tuning {
+  __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
+    return {Threads, Items, 1, true};
+  }
+};
+
+using item = std::int32_t;
+
+std::size_t select_bytes(std::size_t n) { return (n + n / 2) * sizeof(item); }
+
+template <bool Partition, class Tuning = select_tuning>
+void select_default_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::size_t bytes = 0;
+  random_buffer in(n * sizeof(item), 31);
+  device_scratch out(n * sizeof(item)), others(n * sizeof(item)), count(sizeof(std::size_t));
+  if (gpuprims::select_workspace_bytes<item, Tuning>(n, bytes) != cudaSuccess || !in.ok() ||
+      out.p == nullptr || others.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  device_scratch workspace(bytes);
+  if (cudaMemset(workspace.p, 0, bytes) != cudaSuccess) {
+    state.SkipWithError("workspace");
+    return;
+  }
+  auto* y = static_cast<item*>(out.p);
+  auto* c = static_cast<std::size_t*>(count.p);
+  time_launches(state, Partition ? 2 * n * sizeof(item) : select_bytes(n), [&](cudaStream_t s) {
+    if constexpr (Partition) {
+      skip_on_error(state,
+                    gpuprims::partition<Tuning>(in.as<item>(), y, static_cast<item*>(others.p), n,
+                                                is_odd{}, c, workspace.p, bytes, s));
+    } else {
+      skip_on_error(state, gpuprims::select_if<Tuning>(in.as<item>(), y, n, is_odd{}, c,
+                                                       workspace.p, bytes, s));
+    }
+  });
+}
+
+void select_no_workspace_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  random_buffer in(n * sizeof(item), 31);
+  device_scratch out(n * sizeof(item)), count(sizeof(std::size_t));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  time_launches(state, select_bytes(n), [&](cudaStream_t s) {
+    skip_on_error(state, gpuprims::select_if(in.as<item>(), static_cast<item*>(out.p), n, is_odd{},
+                                             static_cast<std::size_t*>(count.p), s));
+  });
+}
+
+void cub_select_bench(benchmark::State& state) {
+  const auto n = static_cast<std::int64_t>(state.range(0));
+  std::size_t bytes = 0;
+  cub::DeviceSelect::If(nullptr, bytes, static_cast<const item*>(nullptr),
+                        static_cast<item*>(nullptr), static_cast<std::int64_t*>(nullptr), n,
+                        is_odd{});
+  device_scratch temp(bytes), count(sizeof(std::int64_t));
+  random_buffer in(static_cast<std::size_t>(n) * sizeof(item), 31);
+  device_scratch out(static_cast<std::size_t>(n) * sizeof(item));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("allocation failed");
+    return;
+  }
+  time_launches(state, select_bytes(static_cast<std::size_t>(n)), [&](cudaStream_t s) {
+    std::size_t b = bytes;
+    skip_on_error(state,
+                  cub::DeviceSelect::If(temp.p, b, in.as<item>(), static_cast<item*>(out.p),
+                                        static_cast<std::int64_t*>(count.p), n, is_odd{}, s));
+  });
+}
+
+// A copy of the bytes a selection moves: 3n / 4 items read and written.
+void copy_select_bytes_bench(benchmark::State& state) {
+  time_input_copy<item>(state, static_cast<std::size_t>(state.range(0)) * 3 / 4);
+}
+
+}  // namespace
+
+void register_select(const options& opt) {
+  const arg_list sizes =
+      opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 22,
+                       std::int64_t{1} << 24, std::int64_t{1} << 28, std::int64_t{1} << 30})
+               : each({std::int64_t{1} << 20, std::int64_t{1} << 28});
+  const std::string family = "select_int";
+  add(opt, family, "cub::DeviceSelect::If", role::baseline, cub_select_bench, sizes, {"n"});
+  add(opt, family, "cudaMemcpyAsync", role::baseline, copy_select_bytes_bench, sizes, {"n"});
+  add(opt, family, "gpuprims::select_if", role::default_, select_default_bench<false>, sizes,
+      {"n"});
+  add(opt, family, "gpuprims::select_if_no_workspace", role::variant, select_no_workspace_bench,
+      sizes, {"n"});
+  add(opt, family, "gpuprims::partition", role::variant, select_default_bench<true>, sizes, {"n"});
+  if (opt.full) {
+    add(opt, family, "gpuprims::select_if_256x8", role::variant,
+        select_default_bench<false, select_shape_tuning<256, 8>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_256x16", role::variant,
+        select_default_bench<false, select_shape_tuning<256, 16>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_256x24", role::variant,
+        select_default_bench<false, select_shape_tuning<256, 24>>, sizes, {"n"});
+  }
+}
+
+}  // namespace gpuprims::bench

@@ -1,0 +1,225 @@
+// gpuprims' stream compaction in one pass: a block per tile, the tile's items in registers (the
+// scan's 16-byte words, lane l word j * 32 + l of its warp), a flag per item from the predicate,
+// each kept item's rank in the tile from a warp scan of the words' counts, the tile's place in the
+// output from gpuprims::lookback over the counts, and the tile compacted in shared memory so the
+// output is written in order by consecutive threads.
+#pragma once
+
+#include <gpuprims/block/lookback.cuh>
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/scan/kernels.cuh>
+#include <gpuprims/detail/validate.cuh>
+#include <gpuprims/tuning/select.cuh>
+#include <gpuprims/types.cuh>
+#include <gpuprims/warp/scan.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace gpuprims::detail {
+
+// Selected items go to `selected` in input order; with Partition the others go to `rejected`, in
+// input order too. Offset: the look-back's count type (32 bits, or 64 for 2^32 items and more).
+template <class Tuning, bool Vector, bool Small, bool Partition, class Offset, class Item,
+          class Pred, class Count>
+__global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.threads),
+                                  (scan_shape_here<Tuning, Item, Item, Small>.min_blocks))
+    select_kernel(const Item* in, Item* selected, Item* rejected, Count* count, std::size_t n,
+                  Pred pred, lookback_tiles<Offset> status, std::size_t tiles) {
+  constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, Item, Small>;
+  constexpr int threads = shape.threads;
+  constexpr int words = shape.words;
+  constexpr int per_word = scan_items_per_word<Item>;
+  constexpr int warps = threads / 32;
+  constexpr std::size_t warp_items = std::size_t{32} * words * per_word;
+  constexpr std::size_t tile_items = shape.tile_items();
+  static_assert(threads % 32 == 0 && threads <= 1024, "scan_policy: block_threads");
+  static_assert(per_word <= 32, "a word's flags fit in 32 bits");
+  struct shared_t {
+    alignas(Item) unsigned char items[tile_items * sizeof(Item)];  // kept first, then the others
+    unsigned int warp_counts[warps];
+    typename lookback<Offset, plus<Offset>>::storage look;
+    Offset prefix;
+  };
+  __shared__ shared_t s;
+  Item* const staged = reinterpret_cast<Item*>(s.items);
+  wait_for_prior_grids();
+  lookback<Offset, plus<Offset>> look(s.look, status, tiles);
+  const std::size_t tile = blockIdx.x;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = lane_id();
+  const std::size_t tile_base = tile * tile_items;
+  const std::size_t warp_base = tile_base + warp * warp_items;
+  const bool full = warp_base + warp_items <= n;
+
+  Item x[words][per_word];
+  load_warp_words<Vector>(in, warp_base, n, full, lane, x);
+
+  // Flags and each word's count of kept items before it in the warp (rounds in order).
+  unsigned int flags[words];
+  unsigned int before[words];
+  unsigned int carry = 0;
+#pragma unroll
+  for (int j = 0; j < words; ++j) {
+    flags[j] = 0;
+#pragma unroll
+    for (int k = 0; k < per_word; ++k) {
+      const std::size_t i = warp_base + (std::size_t{32} * j + lane) * per_word + k;
+      if ((full || i < n) && pred(x[j][k])) {
+        flags[j] |= 1u << k;
+      }
+    }
+    const unsigned int mine = __popc(flags[j]);
+    const unsigned int in_round = warp_inclusive_scan(mine, plus<unsigned int>{});
+    before[j] = carry + in_round - mine;
+    carry += shuffle_from(in_round, 31);
+  }
+  if (lane == 0) {
+    s.warp_counts[warp] = carry;
+  }
+  __syncthreads();
+  unsigned int kept = 0, warp_offset = 0;
+#pragma unroll
+  for (int w = 0; w < warps; ++w) {
+    warp_offset += w < warp ? s.warp_counts[w] : 0;
+    kept += s.warp_counts[w];
+  }
+  if (warp == 0) {  // the tile's place first: the tiles after it wait for its count
+    const Offset prefix = look.exclusive_prefix_with_init(tile, Offset{kept}, Offset{0});
+    if (lane == 0) {
+      s.prefix = prefix;
+    }
+  }
+  // Into shared memory: kept items at their rank, the others (Partition) after every kept one.
+#pragma unroll
+  for (int j = 0; j < words; ++j) {
+#pragma unroll
+    for (int k = 0; k < per_word; ++k) {
+      const unsigned int rank = warp_offset + before[j] + __popc(flags[j] & ((1u << k) - 1));
+      const auto at = static_cast<unsigned int>(warp_base - tile_base) +
+                      (32u * j + static_cast<unsigned int>(lane)) * per_word + k;
+      if (flags[j] >> k & 1u) {
+        staged[rank] = x[j][k];
+      } else if (Partition && (full || tile_base + at < n)) {
+        staged[kept + at - rank] = x[j][k];  // `at - rank` others come before it in the tile
+      }
+    }
+  }
+  __syncthreads();
+  const Offset prefix = s.prefix;
+  for (unsigned int i = threadIdx.x; i < kept; i += threads) {
+    selected[prefix + i] = staged[i];
+  }
+  if constexpr (Partition) {
+    const std::size_t valid = n - tile_base < tile_items ? n - tile_base : tile_items;
+    const std::size_t others_before = tile_base - prefix;
+    for (std::size_t i = kept + threadIdx.x; i < valid; i += threads) {
+      rejected[others_before + (i - kept)] = staged[i];
+    }
+  }
+  if (tile == tiles - 1 && threadIdx.x == 0) {
+    *count = static_cast<Count>(prefix + kept);
+  }
+  look.finish();
+}
+
+template <class Tuning, class Item>
+std::size_t select_tiles(std::size_t n, int target_arch) {
+  return scan_tiles<Tuning, Item, Item>(n, target_arch);
+}
+
+// A look-back of 64-bit counts: from 2^32 items on, or whenever the workspace is as large as 64-bit
+// records of 2^32 items need (so that one workspace always holds one record layout, whatever n).
+template <class Tuning, class Item>
+std::size_t select_wide_bytes(int target_arch) {
+  return lookback_workspace_bytes<unsigned long long>(
+      scan_most_tiles<Tuning, Item, Item>(std::size_t{1} << 32, target_arch));
+}
+
+template <class Tuning, class Item>
+std::size_t select_workspace_size(std::size_t n, int target_arch) {
+  const std::size_t tiles = scan_most_tiles<Tuning, Item, Item>(n, target_arch);
+  return n >> 32 != 0 ? lookback_workspace_bytes<unsigned long long>(tiles)
+                      : lookback_workspace_bytes<unsigned int>(tiles);
+}
+
+// Input, outputs and count pairwise disjoint, except in place (selected == in) when allowed.
+template <class Item, class Count>
+bool select_arguments_ok(const Item* in, const Item* selected, const Item* rejected,
+                         const Count* count, std::size_t n, bool partition) {
+  std::size_t bytes = 0;
+  if (count == nullptr || !checked_bytes<Item>(n, bytes) ||
+      n > static_cast<std::size_t>(std::numeric_limits<Count>::max())) {
+    return false;
+  }
+  if (n == 0) {
+    return true;
+  }
+  if (in == nullptr || selected == nullptr || (partition && rejected == nullptr)) {
+    return false;
+  }
+  const bool in_place = !partition && selected == in;
+  return (in_place || !ranges_overlap(in, bytes, selected, bytes)) &&
+         !ranges_overlap(count, sizeof(Count), in, bytes) &&
+         !ranges_overlap(count, sizeof(Count), selected, bytes) &&
+         (!partition || (!ranges_overlap(rejected, bytes, in, bytes) &&
+                         !ranges_overlap(rejected, bytes, selected, bytes) &&
+                         !ranges_overlap(count, sizeof(Count), rejected, bytes)));
+}
+
+template <class Tuning, bool Partition, class Item, class Pred, class Count>
+cudaError_t launch_select(const Item* in, Item* selected, Item* rejected, Count* count,
+                          std::size_t n, Pred pred, void* workspace, std::size_t workspace_bytes,
+                          cudaStream_t stream) {
+  static_assert(std::is_integral_v<Count> && !std::is_same_v<Count, bool>,
+                "the count is written to an integer");
+  static_assert(std::is_trivially_copyable_v<Item>, "items move through registers and memory");
+  static_assert(
+      std::is_convertible_v<decltype(std::declval<Pred&>()(std::declval<const Item&>())), bool>,
+      "the predicate takes an item and returns bool");
+  if (!select_arguments_ok(in, selected, rejected, count, n, Partition)) {
+    return cudaErrorInvalidValue;
+  }
+  if (n == 0) {
+    return cudaMemsetAsync(count, 0, sizeof(Count), stream);
+  }
+  device_facts facts;
+  GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
+  const scan_policy p = Tuning::select(facts.target_arch);
+  const std::size_t tiles = select_tiles<Tuning, Item>(n, facts.target_arch);
+  const bool wide =
+      n >> 32 != 0 || workspace_bytes >= select_wide_bytes<Tuning, Item>(facts.target_arch);
+  const std::size_t needed = wide ? lookback_workspace_bytes<unsigned long long>(tiles)
+                                  : lookback_workspace_bytes<unsigned int>(tiles);
+  if (tiles > scan_max_tiles || workspace == nullptr || workspace_bytes < needed ||
+      reinterpret_cast<std::uintptr_t>(workspace) % 16 != 0) {
+    return cudaErrorInvalidValue;
+  }
+  const bool vector =
+      scan_items_per_word<Item> > 1 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  const bool dependent = dependent_launch(p.dependent_launch, facts);
+  const dim3 grid(static_cast<unsigned int>(tiles));
+  const dim3 block(static_cast<unsigned int>(p.block_threads));
+  const auto go = [&](auto vector_tag, auto small_tag, auto offset) {
+    using offset_t = decltype(offset);
+    return launch<select_kernel<Tuning, decltype(vector_tag)::value, decltype(small_tag)::value,
+                                Partition, offset_t, Item, Pred, Count>>(
+        grid, block, stream, dependent, in, selected, rejected, count, n, pred,
+        lookback_tiles<offset_t>{workspace}, tiles);
+  };
+  const auto with_offset = [&](auto vector_tag, auto small_tag) {
+    return wide ? go(vector_tag, small_tag, 0ull) : go(vector_tag, small_tag, 0u);
+  };
+  const auto with_small = [&](auto vector_tag) {
+    return scan_small(p, n) ? with_offset(vector_tag, std::true_type{})
+                            : with_offset(vector_tag, std::false_type{});
+  };
+  return vector ? with_small(std::true_type{}) : with_small(std::false_type{});
+}
+
+}  // namespace gpuprims::detail
