@@ -208,6 +208,7 @@ int main(int argc, char** argv) {
   gpuprims::bench::register_transpose_ladder(opt);
   gpuprims::bench::register_reduce_ladder(opt);
   gpuprims::bench::register_stencil_ladder(opt);
+  gpuprims::bench::register_scan_ladder(opt);
   gpuprims::bench::register_memory_access(opt);
   gpuprims::bench::register_transpose_placement(opt);
 

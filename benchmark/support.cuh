@@ -239,6 +239,7 @@ void register_block_reduce(const options& opt);
 void register_transpose_ladder(const options& opt);
 void register_reduce_ladder(const options& opt);
 void register_stencil_ladder(const options& opt);
+void register_scan_ladder(const options& opt);
 void register_memory_access(const options& opt);
 void register_transpose_placement(const options& opt);
 

@@ -5,6 +5,7 @@
 // reaches a target without it, or a warning in any header fails the build there.
 #include <gpuprims/gpuprims.cuh>
 #include <gpuprims/ladder/reduce.cuh>
+#include <gpuprims/ladder/scan.cuh>
 #include <gpuprims/ladder/stencil.cuh>
 #include <gpuprims/ladder/transpose.cuh>
 
@@ -82,6 +83,20 @@ void selects(cudaStream_t s) {
   (void)gpuprims::partition(in, out, out, 0, keep_positive{}, static_cast<int*>(nullptr), s);
   std::size_t bytes = 0;
   (void)gpuprims::select_workspace_bytes<Item>(1, bytes);
+}
+
+template <class T>
+void scan_ladder(cudaStream_t s) {
+  using gpuprims::ladder::scan_rung;
+  const T* in = nullptr;
+  T* out = nullptr;
+  (void)gpuprims::ladder::inclusive_scan<scan_rung::hillis_steele>(in, out, 0, nullptr, 0, s);
+  (void)gpuprims::ladder::inclusive_scan<scan_rung::blelloch>(in, out, 0, nullptr, 0, s);
+  (void)gpuprims::ladder::inclusive_scan<scan_rung::blelloch_padded>(in, out, 0, nullptr, 0, s);
+  (void)gpuprims::ladder::inclusive_scan<scan_rung::warp_shuffle>(in, out, 0, nullptr, 0, s);
+  (void)gpuprims::ladder::inclusive_scan<scan_rung::reduce_then_scan>(in, out, 0, nullptr, 0, s);
+  (void)gpuprims::ladder::inclusive_scan<scan_rung::chained>(in, out, 0, nullptr, 0, s);
+  (void)gpuprims::ladder::inclusive_scan<scan_rung::decoupled_lookback>(in, out, 0, nullptr, 0, s);
 }
 
 template <class T>
@@ -240,6 +255,8 @@ void instantiate(cudaStream_t s) {
   selects<double>(s);
   reduce_ladder<int>(s);
   reduce_ladder<float>(s);
+  scan_ladder<int>(s);
+  scan_ladder<double>(s);
   stencils<1, float>(s);
   stencils<3, float>(s);
   stencils<4, double>(s);

@@ -22,7 +22,8 @@ FILTER = ("^(transpose_4B/(naive|shared_padded|shared_unpadded|gpuprims::transpo
           "|transpose_4B/gpuprims::transpose/rows:8192/cols:8192/batch:1"
           "|copy/vector_copy<(1|2|4)>/n:16777216"
           "|stencil_rad3/shared_vectorized/n:16777216"
-          "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304)(/iterations:1)?(/manual_time)?$")
+          "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304"
+          "|scan_ladder_int/blelloch(_padded)?/n:16777216)(/iterations:1)?(/manual_time)?$")
 BOOL = r"(?:1|0|true|false)"
 
 
@@ -64,6 +65,10 @@ def claims(rows):
     modulo = find(rows, rf"ladder_reduce_kernel<block_reduce_tree<{enum('interleaved_modulo', 0)}, 256, int>, {one}, int>")
     strided = find(rows, rf"ladder_reduce_kernel<block_reduce_tree<{enum('interleaved_strided', 1)}, 256, int>, {one}, int>")
     sequential = find(rows, rf"ladder_reduce_kernel<block_reduce_tree<{enum('sequential', 2)}, 256, int>, {one}, int>")
+
+    # The scan ladder's Blelloch tree, the first level (512 ints a tile).
+    blelloch = find(rows, rf"scan_tiles_kernel<{enum('blelloch', 1)}, int>")
+    blelloch_padded = find(rows, rf"scan_tiles_kernel<{enum('blelloch_padded', 2)}, int>")
 
     def per_inst(row, kind):
         return row[f"smem_{kind}_wavefronts_per_inst"]
@@ -111,6 +116,14 @@ def claims(rows):
            per_inst(strided, "ld") >= 1.5 and per_inst(sequential, "ld") <= 1.1 and per_inst(sequential, "st") <= 1.1,
            f"wavefronts/inst: strided ld {per_inst(strided, 'ld'):.3f}; sequential ld "
            f"{per_inst(sequential, 'ld'):.3f}, st {per_inst(sequential, 'st'):.3f}")
+    # A simulation of the tree's accesses (512 items, 32 banks) gives 3.9 wavefronts per load and
+    # per store unpadded, 1.0 padded.
+    yield ("the scan ladder's Blelloch tree has bank conflicts (>= 2.5 wavefronts per load), the padded one "
+           "none (<= 1.25)",
+           per_inst(blelloch, "ld") >= 2.5 and per_inst(blelloch_padded, "ld") <= 1.25
+           and per_inst(blelloch_padded, "st") <= 1.25,
+           f"wavefronts/inst: unpadded ld {per_inst(blelloch, 'ld'):.3f}, st {per_inst(blelloch, 'st'):.3f}; "
+           f"padded ld {per_inst(blelloch_padded, 'ld'):.3f}, st {per_inst(blelloch_padded, 'st'):.3f}")
     # Whether nvcc emits a branch or if-converts the `%` rung's `if` is its choice: one build of
     # this ladder counted no divergent branches for reduce0 (2026-11-22, an earlier block_reduce).
     # If this fails that way, the docs' divergence claim needs rewording, not the threshold.
