@@ -1,17 +1,41 @@
 // block_scan: one item and arrays per thread, inclusive and exclusive, aggregates, a partial tile,
 // and a running prefix that carries a block across many tiles; block sizes 32, 96, 256 and 1024,
 // one- and two-dimensional blocks; int sums and a non-commutative operator (affine maps), every
-// output against a fold in order on the host.
+// output against a fold in order on the host. gpuprims::lookback with its first tile held back, so
+// that later tiles look back over windows of aggregates only.
+#include <gpuprims/block/lookback.cuh>
 #include <gpuprims/block/scan.cuh>
 
 #include "support/reduce_check.cuh"
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace gpuprims::test {
+
+// One warp a block: block 0 waits ~1 ms before its look-back, so every other tile has published
+// its aggregate and waits; tile k then looks back over k / 32 windows of aggregates only.
+template <class T, class Op>
+__global__ void delayed_lookback_kernel(const T* aggregates, T* prefixes, int* has,
+                                        gpuprims::lookback_tiles<T> status) {
+  __shared__ typename gpuprims::lookback<T, Op>::storage s;
+  gpuprims::lookback<T, Op> look(s, status, gridDim.x);
+  if (blockIdx.x == 0) {
+    for (int i = 0; i < 1000; ++i) {
+      __nanosleep(1000);
+    }
+  }
+  T prefix = aggregates[blockIdx.x];
+  const bool got = look.exclusive_prefix(blockIdx.x, aggregates[blockIdx.x], prefix);
+  if (threadIdx.x == 0) {
+    prefixes[blockIdx.x] = prefix;
+    has[blockIdx.x] = got ? 1 : 0;
+  }
+  look.finish();
+}
 
 inline constexpr int scan_items = 3;
 inline constexpr int scan_tiles = 4;
@@ -186,4 +210,53 @@ TEST_CASE("block_scan gives every thread its prefix, with aggregates and running
   check_block_sizes<affine_op>("affine (not commutative)", affine{5, 7}, [&g] {
     return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
   });
+}
+
+namespace {
+
+template <class T, class Op, class Gen>
+void check_delayed_lookback(const char* name, Gen gen) {
+  const int tiles = 200;  // resident at once on any GPU: 200 one-warp blocks
+  std::vector<T> aggregates(tiles);
+  for (auto& a : aggregates) {
+    a = gen();
+  }
+  const std::size_t bytes = gpuprims::lookback_workspace_bytes<T>(tiles);
+  device_buffer ws(bytes), in(tiles * sizeof(T)), out(tiles * sizeof(T)), has(tiles * 4);
+  GPUPRIMS_CHECK_CUDA(cudaMemset(ws.data(), 0, bytes));
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(in.data(), aggregates.data(), tiles * sizeof(T), cudaMemcpyHostToDevice));
+  for (int call = 0; call < 2; ++call) {
+    INFO(name << ", call " << call);
+    out.poison();
+    delayed_lookback_kernel<T, Op>
+        <<<tiles, 32>>>(reinterpret_cast<const T*>(in.data()), reinterpret_cast<T*>(out.data()),
+                        reinterpret_cast<int*>(has.data()), gpuprims::lookback_tiles<T>{ws.data()});
+    GPUPRIMS_CHECK_LAUNCH();
+    std::vector<T> got(tiles);
+    std::vector<int> got_has(tiles);
+    GPUPRIMS_CHECK_CUDA(
+        cudaMemcpy(got.data(), out.data(), tiles * sizeof(T), cudaMemcpyDeviceToHost));
+    GPUPRIMS_CHECK_CUDA(cudaMemcpy(got_has.data(), has.data(), tiles * 4, cudaMemcpyDeviceToHost));
+    CHECK(got_has[0] == 0);
+    T prefix = aggregates[0];  // the serial left fold, the order lookback documents
+    int wrong = 0;
+    for (int k = 1; k < tiles; ++k) {
+      wrong += got_has[k] == 1 && std::memcmp(&got[k], &prefix, sizeof(T)) == 0 ? 0 : 1;
+      prefix = Op{}(prefix, aggregates[k]);
+    }
+    CHECK(wrong == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("lookback folds forward over windows of aggregates behind a late first tile",
+          "[scan][gpu]") {
+  std::mt19937_64& g = rng();
+  check_delayed_lookback<affine, affine_op>("affine maps", [&g] {
+    return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
+  });
+  check_delayed_lookback<float, gpuprims::plus<float>>(
+      "float sums", [&g] { return std::uniform_real_distribution<float>(0, 1)(g); });
 }

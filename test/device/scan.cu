@@ -1,5 +1,5 @@
-// gpuprims::inclusive_scan and exclusive_scan: sizes around the tile, the chunk of 32 tiles and the
-// look-back's 32-chunk window; int32, uint32, int64, integer-valued floats, doubles within a bound,
+// gpuprims::inclusive_scan and exclusive_scan: sizes around the tile and the look-back's window of
+// 32 tiles; int32, uint32, int64, integer-valued floats, doubles within a bound,
 // __half into float, int8 into int64 and a non-commutative operator; in place, unaligned pointers,
 // poisoned outputs and guards past the end; the bits against a CPU emulation of the documented
 // order (and the same bits aligned or not, call after call); the caller's workspace through many
@@ -31,8 +31,8 @@ struct affine_op {
   }
 };
 
-// One warp a block, 4 items a thread: tiles of 128 floats (64 doubles), so 32 chunks (the
-// look-back's window) are 131072 floats. No dependent launch, no small-input shape.
+// One warp a block, 4 items a thread: tiles of 128 floats (64 doubles): many tiles, many windows
+// of the look-back. No dependent launch, no small-input shape.
 struct one_warp_tuning {
   __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
     return {32, 4, 1, false};
@@ -120,15 +120,11 @@ std::vector<T> emulate_scan(const std::vector<Item>& items, bool exclusive, T in
       aggregates[t] = op(aggregates[t], warp_totals[t][w]);
     }
   }
-  // Tile prefixes: a serial chain over chunks of 32 tiles, a serial fold within a chunk.
+  // Tile prefixes: a serial chain over the tiles.
   std::vector<T> out(n);
-  maybe<T> chunk_prefix{init, exclusive};
-  maybe<T> local{T{}, false};
+  maybe<T> prefix{init, exclusive};
   for (std::size_t t = 0; t < tiles; ++t) {
-    if (t % 32 == 0) {
-      local = {T{}, false};
-    }
-    maybe<T> head = fold_maybe(chunk_prefix, local, op);
+    maybe<T> head = prefix;
     for (int w = 0; w < warps; ++w) {
       for (std::size_t first = t * tile_items + w * warp_items;
            first < t * tile_items + (w + 1) * warp_items && first < n; first += per_word) {
@@ -140,10 +136,7 @@ std::vector<T> emulate_scan(const std::vector<Item>& items, bool exclusive, T in
       }
       head = {fold_after(head, warp_totals[t][w], op), true};
     }
-    local = {fold_after(local, aggregates[t], op), true};
-    if (t % 32 == 31) {
-      chunk_prefix = {fold_after(chunk_prefix, local.value, op), true};
-    }
+    prefix = {fold_after(prefix, aggregates[t], op), true};
   }
   return out;
 }
@@ -272,7 +265,7 @@ std::vector<std::size_t> sizes_around(std::size_t tile) {
 }
 
 // Each type at the sizes around its own tile; with a small-input shape, around the small tile and
-// just past the longest input that takes it (large tiles, more than 10 chunks of them).
+// just past the longest input that takes it (large tiles, more than 320 of them).
 template <class Tuning, class Item, class T, class Op, class Gen>
 void check_sizes(const std::string& name, T init, Op op, Gen gen) {
   const gpuprims::scan_policy p = Tuning::select(90);
@@ -282,8 +275,8 @@ void check_sizes(const std::string& name, T init, Op op, Gen gen) {
   if (small) {
     const std::size_t limit = p.small_max_items;
     const std::size_t large = gpuprims::detail::scan_shape_of<Item, T>(p).tile_items();
-    const std::size_t chunks = large * 32;
-    const std::size_t whole = (limit / chunks + 1) * chunks;  // the first whole chunk past it
+    const std::size_t window = large * 32;
+    const std::size_t whole = (limit / window + 1) * window;  // whole windows of tiles past it
     sizes.insert(sizes.end(), {limit, limit + 1, whole, whole + 1, random_size(limit, 2 * limit)});
   }
   for (std::size_t n : sizes) {
@@ -325,11 +318,11 @@ TEST_CASE("scans match the documented order bit for bit, every type and size", "
   check_every_type<gpuprims::scan_tuning>();
 }
 
-TEST_CASE("scans with one-warp tiles cross many chunks and the look-back window", "[scan][gpu]") {
+TEST_CASE("scans with one-warp tiles cross many look-back windows", "[scan][gpu]") {
   check_every_type<one_warp_tuning>();
   std::mt19937_64& g = rng();
   const auto real_float = [&g] { return std::uniform_real_distribution<float>(0, 1)(g); };
-  // 40 and 70 chunks of 32 tiles (128 floats, 64 doubles): the window of 32 chunks slides.
+  // 1280 and 2240 tiles of 128 floats (64 doubles): 40 and 70 windows of 32 tiles.
   for (std::size_t n : {std::size_t{40} * 32 * 128 + 5, std::size_t{70} * 32 * 128}) {
     check_scan<one_warp_tuning, float>("float plus", n, 0.5f, gpuprims::plus<float>{}, real_float);
     check_scan<one_warp_tuning, double>("double plus", n, 0.0, gpuprims::plus<double>{},
@@ -357,7 +350,7 @@ TEST_CASE("scans of 2^24 + 3 floats match the order's emulation", "[scan][gpu][s
 TEST_CASE("a caller's workspace, zeroed once, serves many calls and the epoch's wrap",
           "[scan][gpu]") {
   std::mt19937_64& g = rng();
-  const std::size_t most = 3 * 6144 * 33 + 11;  // 100 tiles, 4 chunks
+  const std::size_t most = 3 * 6144 * 33 + 11;  // 100 tiles of 6144 ints
   std::size_t bytes = 0;
   GPUPRIMS_CHECK_CUDA((gpuprims::scan_workspace_bytes<std::int32_t>(most, bytes)));
   device_buffer ws(bytes), in(most * 4), out(most * 4);

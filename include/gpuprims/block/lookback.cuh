@@ -16,9 +16,6 @@
 
 namespace gpuprims {
 
-/// Tiles are grouped in chunks of this many: the order in which tile aggregates combine (below).
-inline constexpr int lookback_chunk_tiles = static_cast<int>(detail::lookback_chunk);
-
 /// Bytes of workspace a grid of up to `tiles` tiles of T needs (8-byte aligned at least; cudaMalloc
 /// gives 256). The reset rule: zero it once before its first use (cudaMemsetAsync(ws, 0, bytes,
 /// stream)); after that every grid whose blocks all call lookback::finish leaves it ready for the
@@ -41,12 +38,13 @@ struct lookback_tiles {
 /// in cub::DeviceScan: blocks start in index order, so a tile only ever waits for tiles already
 /// running. Every block constructs the lookback when it starts (it reads the grid's epoch then).
 ///
-/// The order, for floating point: tile aggregates a_0, a_1, ... combine as a serial chain over
-/// chunks of 32 tiles. T_c = ((a_32c op a_32c+1) op ...) op a_32c+31, the chunk prefix
-/// Q_c+1 = Q_c op T_c (Q_0 = init, or nothing), and tile k = 32c + i gets
-/// Q_c op ((a_32c op ...) op a_k-1). This depends on the tile count only, never on timing or the
-/// GPU: a look-back that finds a later inclusive prefix folds forward from it in the same order,
-/// so the bits repeat on every run and every device.
+/// The order, for floating point: tile k's prefix is the serial left fold
+/// P_k = ((init op a_0) op a_1) ... op a_k-1 of the tile aggregates (without init when there is
+/// none), whatever the timing. Each tile publishes its aggregate, looks back for the nearest tile j
+/// that has published its inclusive prefix P_j+1, and folds the aggregates after it forward, left
+/// to right, from P_j+1: by induction the same bits as the serial chain, so results repeat on every
+/// run and every device, and the chain costs what the classic decoupled look-back costs (which
+/// folds right to left, so its bits depend on where it found an inclusive prefix).
 ///
 ///   __shared__ typename gpuprims::lookback<float, gpuprims::plus<float>>::storage ls;
 ///   gpuprims::lookback<float, gpuprims::plus<float>> look(ls, status, gridDim.x);
@@ -62,8 +60,7 @@ class lookback {
 
  public:
   struct storage {
-    T tile_values[32];
-    T chunk_values[32];
+    T window[32];
     bool last_block;
   };
 
@@ -126,67 +123,42 @@ class lookback {
 
  private:
   __device__ detail::maybe<T> prefix_of(std::size_t tile, const T& aggregate,
-                                        detail::maybe<T> start) {
+                                        const detail::maybe<T>& start) {
     const int lane = detail::lane_id();
     const unsigned int epoch = epoch_;
     const unsigned int layout = header_->record_bytes;
     if (layout != 0 && layout != detail::status_record_bytes<T>) {
       __trap();  // the workspace holds another T's records
     }
-    const std::size_t chunk = tile / lookback_chunk_tiles;
-    const int in_chunk = static_cast<int>(tile % lookback_chunk_tiles);
-    if (lane == 0) {
-      records_.publish(detail::tile_record(tile), detail::status_aggregate, aggregate, epoch);
-    }
-    // The aggregates of the tiles before this one in its chunk, each lane one tile.
-    T mine = aggregate;
-    if (lane < in_chunk) {
-      while (records_.peek(detail::tile_record(chunk * lookback_chunk_tiles + lane), epoch, mine) ==
-             detail::status_absent) {
-        __nanosleep(32);
+    detail::maybe<T> prefix = start;
+    if (tile == 0) {  // nothing to wait for: the inclusive prefix at once
+      if (lane == 0) {
+        records_.publish(0, detail::status_inclusive, detail::fold_after(start, aggregate, op_),
+                         epoch);
       }
-    }
-    s_.tile_values[lane] = mine;
-    __syncwarp();
-    detail::maybe<T> local{aggregate, false};
-    if (lane == 0) {
-#pragma unroll
-      for (int l = 0; l < lookback_chunk_tiles - 1; ++l) {
-        if (l < in_chunk) {
-          local = {detail::fold_after(local, s_.tile_values[l], op_), true};
-        }
+    } else {
+      if (lane == 0) {
+        records_.publish(tile, detail::status_aggregate, aggregate, epoch);
       }
-    }
-    const bool closes_chunk = in_chunk == lookback_chunk_tiles - 1;
-    if (lane == 0 && closes_chunk) {  // the chunk's total, as early as it is known
-      records_.publish(detail::chunk_record(chunk), detail::status_aggregate,
-                       detail::fold_after(local, aggregate, op_), epoch);
-    }
-    detail::maybe<T> before = start;
-    if (chunk > 0) {
-      before = chunk_prefix(chunk, start, epoch, lane);
-    }
-    detail::maybe<T> prefix{};
-    if (lane == 0) {
-      prefix = detail::fold_maybe(before, local, op_);
-      if (closes_chunk) {
-        records_.publish(detail::chunk_record(chunk), detail::status_inclusive,
-                         detail::fold_after(before, detail::fold_after(local, aggregate, op_), op_),
+      prefix = look_back(static_cast<long long>(tile), start, epoch, lane);
+      if (lane == 0) {
+        records_.publish(tile, detail::status_inclusive, detail::fold_after(prefix, aggregate, op_),
                          epoch);
       }
     }
     if (lane == 0 && tile == tiles_ - 1) {
       next_epoch();
     }
-    __syncwarp();  // lane 0's reads of the windows are done before the next tile's writes
+    __syncwarp();  // lane 0's reads of the window are done before the next tile's writes
     prefix.value = detail::shuffle_from(prefix.value, 0);
     prefix.has = __shfl_sync(detail::full_warp, prefix.has, 0);
     return prefix;
   }
 
-  // The last tile's look-back has seen every tile's aggregate (directly or through a chunk's), so
-  // every block of the grid has read the epoch: the next grid's may be set, with no counter and no
-  // fence. The grid that would wrap it leaves it to finish().
+  // The last tile's look-back has seen every tile's record (directly or through an inclusive
+  // prefix, which its tile published after seeing the ones before), so every block of the grid has
+  // read the epoch: the next grid's may be set, with no counter and no fence. The grid that would
+  // wrap it leaves it to finish().
   __device__ void next_epoch() {
     if (epoch_ == detail::epoch_limit - 1) {
       return;
@@ -199,46 +171,76 @@ class lookback {
     header_->epoch = epoch_ + 1;
   }
 
-  // Q_chunk: the nearest chunk within 32 that has its inclusive prefix, folded forward over the
-  // chunk totals after it (chunk -1 stands for `start`). Spins until that window is complete.
-  __device__ detail::maybe<T> chunk_prefix(std::size_t chunk, const detail::maybe<T>& start,
-                                           unsigned int epoch, int lane) {
-    const long long mine = static_cast<long long>(chunk) - 32 + lane;
+  // One look at the window of the 32 tiles [hi - 32, hi): each lane's record (tile -1 stands for
+  // `start`, an inclusive prefix; tiles before it are known and empty). Returns the highest lane
+  // holding an inclusive prefix with every lane above it known (-1: none, every lane known), or -2
+  // while that is not yet so; the values land in s_.window.
+  __device__ int look(long long hi, const detail::maybe<T>& start, unsigned int epoch, int lane) {
+    const long long mine = hi - 32 + lane;
     T value = start.value;
-    int top = 0;
-    for (;;) {
-      unsigned int kind = detail::status_absent;
-      if (mine >= 0) {
-        kind = records_.peek(detail::chunk_record(static_cast<std::size_t>(mine)), epoch, value);
-      }
-      const unsigned int inclusive =
-          __ballot_sync(detail::full_warp, kind == detail::status_inclusive || mine == -1);
-      const unsigned int known =
-          __ballot_sync(detail::full_warp, kind != detail::status_absent || mine < 0);
-      if (inclusive != 0) {
-        top = 31 - __clz(static_cast<int>(inclusive));
-        const unsigned int above = top == 31 ? 0u : ~0u << (top + 1);
-        if ((known & above) == above) {
-          break;
-        }
-      }
-      __nanosleep(64);
+    unsigned int kind = detail::status_absent;
+    if (mine >= 0) {
+      kind = records_.peek(static_cast<std::size_t>(mine), epoch, value);
     }
-    s_.chunk_values[lane] = value;
+    const unsigned int inclusive =
+        __ballot_sync(detail::full_warp, kind == detail::status_inclusive || mine == -1);
+    const unsigned int known =
+        __ballot_sync(detail::full_warp, kind != detail::status_absent || mine < 0);
+    s_.window[lane] = value;
     __syncwarp();
-    detail::maybe<T> q = start;
-    if (lane == 0) {
-      if (static_cast<long long>(chunk) - 32 + top >= 0) {
-        q = {s_.chunk_values[top], true};
-      }
+    const int top = inclusive == 0 ? -1 : 31 - __clz(static_cast<int>(inclusive));
+    const unsigned int above = top == 31 ? 0u : ~0u << (top + 1);
+    return (known & above) == above ? top : -2;
+  }
+
+  // Lane 0: q folded forward over the window's lanes from `top` (an inclusive prefix, which
+  // replaces q: the same bits) or from lane 0 (top == -1: aggregates only).
+  __device__ detail::maybe<T> fold_window(detail::maybe<T> q, int top, long long hi,
+                                          const detail::maybe<T>& start) {
+    if (top >= 0) {
+      q = hi - 32 + top == -1 ? start : detail::maybe<T>{s_.window[top], true};
+    }
 #pragma unroll
-      for (int l = 1; l < 32; ++l) {
-        if (l > top) {
-          q = {detail::fold_after(q, s_.chunk_values[l], op_), true};
-        }
+    for (int l = 0; l < 32; ++l) {
+      if (l > top) {
+        q = {detail::fold_after(q, s_.window[l], op_), true};
       }
     }
     return q;
+  }
+
+  // P_tile in lane 0: back window by window to the nearest inclusive prefix (spinning on a window
+  // with a record not yet published above its nearest inclusive prefix), then forward to the tile,
+  // folding the aggregates in order. Windows passed on the way back hold aggregates only; read
+  // again on the way forward, they are all published (some may have become inclusive prefixes).
+  __device__ detail::maybe<T> look_back(long long tile, const detail::maybe<T>& start,
+                                        unsigned int epoch, int lane) {
+    long long hi = tile;
+    int top = -2;
+    for (;;) {
+      top = look(hi, start, epoch, lane);
+      if (top >= 0) {
+        break;
+      }
+      if (top == -1) {
+        hi -= 32;  // aggregates only: further back
+      } else {
+        __nanosleep(32);
+      }
+      __syncwarp();
+    }
+    detail::maybe<T> q{};
+    for (;;) {
+      if (lane == 0) {
+        q = fold_window(q, top, hi, start);
+      }
+      __syncwarp();
+      hi += 32;
+      if (hi > tile) {
+        return q;
+      }
+      top = look(hi, start, epoch, lane);  // every record published: never -2
+    }
   }
 
   storage& s_;

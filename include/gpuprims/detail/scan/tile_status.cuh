@@ -1,10 +1,6 @@
-// The status records behind gpuprims::lookback: per tile and per chunk of tiles a kind (absent,
-// aggregate, inclusive prefix) and a value, tagged with the grid's epoch so that records left by
-// earlier grids read as absent and a workspace needs zeroing only once.
-//
-// Records sit at fixed places whatever the tile count (each chunk's 32 tile records, then the
-// chunk's own), so grids of any size can share a workspace: a record only ever holds a record of
-// the same layout, tagged with an older epoch.
+// The status records behind gpuprims::lookback: per tile a kind (absent, aggregate, inclusive
+// prefix) and a value, tagged with the grid's epoch so that records left by earlier grids read as
+// absent and a workspace needs zeroing only once.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -44,19 +40,9 @@ template <class T>
 inline constexpr std::size_t status_record_bytes = packed_status<T> ? sizeof(unsigned long long)
                                                                     : sizeof(split_record<T>);
 
-inline constexpr std::size_t lookback_chunk = 32;
-
-// Record of tile k and of chunk c: chunk c's 32 tiles, then chunk c.
-__host__ __device__ constexpr std::size_t tile_record(std::size_t tile) {
-  return tile / lookback_chunk * (lookback_chunk + 1) + tile % lookback_chunk;
-}
-__host__ __device__ constexpr std::size_t chunk_record(std::size_t chunk) {
-  return chunk * (lookback_chunk + 1) + lookback_chunk;
-}
-// Records a grid of `tiles` tiles touches.
-__host__ __device__ constexpr std::size_t status_records(std::size_t tiles) {
-  return tiles == 0 ? 0 : chunk_record((tiles - 1) / lookback_chunk) + 1;
-}
+// Tile k's record is record k: grids of any size share a workspace, a record only ever holding a
+// record of the same layout, tagged with an older epoch.
+__host__ __device__ constexpr std::size_t status_records(std::size_t tiles) { return tiles; }
 
 // What the first 256 bytes of a look-back workspace hold.
 struct lookback_header {
