@@ -4,6 +4,7 @@
 // as errors: an occupancy bound beyond a target's limits, an architecture-specific instruction that
 // reaches a target without it, or a warning in any header fails the build there.
 #include <gpuprims/gpuprims.cuh>
+#include <gpuprims/ladder/histogram.cuh>
 #include <gpuprims/ladder/reduce.cuh>
 #include <gpuprims/ladder/scan.cuh>
 #include <gpuprims/ladder/stencil.cuh>
@@ -83,6 +84,37 @@ void selects(cudaStream_t s) {
   (void)gpuprims::partition(in, out, out, 0, keep_positive{}, static_cast<int*>(nullptr), s);
   std::size_t bytes = 0;
   (void)gpuprims::select_workspace_bytes<Item>(1, bytes);
+}
+
+struct low_bits {
+  template <class T>
+  __device__ int operator()(const T& x) const {
+    return static_cast<int>(x) & 255;
+  }
+};
+
+template <class Sample>
+void histograms(cudaStream_t s) {
+  const Sample* in = nullptr;
+  unsigned int* counts = nullptr;
+  const gpuprims::histogram_level_t<Sample>* levels = nullptr;
+  (void)gpuprims::histogram_even(in, 0, counts, 256, 0, 100, s);
+  (void)gpuprims::histogram_even(in, 0, counts, 1 << 20, 0, 100, gpuprims::histogram_counts::add,
+                                 s);
+  (void)gpuprims::histogram_range(in, 0, counts, levels, 16, s);
+  (void)gpuprims::histogram(in, 0, static_cast<unsigned long long*>(nullptr), 256, low_bits{}, s);
+  using gpuprims::ladder::histogram_rung;
+  (void)gpuprims::ladder::histogram_even<histogram_rung::warp_aggregated>(in, 0, counts, 256, 0,
+                                                                          100, s);
+}
+
+__global__ void user_histogram(const int* in, unsigned long long* counts) {
+  using hist_t = gpuprims::block_histogram<128, 100>;
+  __shared__ hist_t::storage s;
+  hist_t h(s);
+  h.init();
+  h.add(in[threadIdx.x]);
+  h.merge(counts);
 }
 
 template <class T>
@@ -250,6 +282,10 @@ void instantiate(cudaStream_t s) {
   scans<__half, float, gpuprims::plus<float>>(s);
   scans<std::int8_t, long long, gpuprims::plus<long long>>(s);
   scans<unsigned, unsigned, gpuprims::maximum<unsigned>>(s);
+  histograms<std::uint8_t>(s);
+  histograms<std::uint32_t>(s);
+  histograms<float>(s);
+  user_histogram<<<1, 128, 0, s>>>(nullptr, nullptr);
   selects<std::int8_t>(s);
   selects<float>(s);
   selects<double>(s);
