@@ -4,6 +4,7 @@
 // as errors: an occupancy bound beyond a target's limits, an architecture-specific instruction that
 // reaches a target without it, or a warning in any header fails the build there.
 #include <gpuprims/gpuprims.cuh>
+#include <gpuprims/ladder/gemm.cuh>
 #include <gpuprims/ladder/reduce.cuh>
 #include <gpuprims/ladder/scan.cuh>
 #include <gpuprims/ladder/stencil.cuh>
@@ -83,6 +84,29 @@ void selects(cudaStream_t s) {
   (void)gpuprims::partition(in, out, out, 0, keep_positive{}, static_cast<int*>(nullptr), s);
   std::size_t bytes = 0;
   (void)gpuprims::select_workspace_bytes<Item>(1, bytes);
+}
+
+void gemms(cudaStream_t s) {
+  using gpuprims::ladder::gemm_rung;
+  (void)gpuprims::gemm(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0, 1.0f, 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::naive>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0, 1.0f,
+                                                 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::shared_16x16>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0,
+                                                        1.0f, 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::blocktiling_1d>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0,
+                                                          0, 1.0f, 0.0f, s);
+}
+
+__global__ void user_gemm(const float* a, const float* b, float* c, std::size_t n) {
+  using tile_t = gpuprims::block_gemm_tile<64, 64, 8, 4, 4>;
+  __shared__ tile_t::storage st;
+  tile_t tile(st);
+  float acc[4][4] = {};
+  for (std::size_t k0 = 0; k0 < n; k0 += 8) {
+    tile.load(a, n, b, n, n, n, n, 0, 0, k0, false);
+    tile.accumulate(acc);
+  }
+  tile.store(c, n, n, n, 0, 0, 1.0f, 0.0f, acc, false);
 }
 
 template <class T>
@@ -250,6 +274,8 @@ void instantiate(cudaStream_t s) {
   scans<__half, float, gpuprims::plus<float>>(s);
   scans<std::int8_t, long long, gpuprims::plus<long long>>(s);
   scans<unsigned, unsigned, gpuprims::maximum<unsigned>>(s);
+  gemms(s);
+  user_gemm<<<1, 256, 0, s>>>(nullptr, nullptr, nullptr, 0);
   selects<std::int8_t>(s);
   selects<float>(s);
   selects<double>(s);
