@@ -4,6 +4,7 @@
 // as errors: an occupancy bound beyond a target's limits, an architecture-specific instruction that
 // reaches a target without it, or a warning in any header fails the build there.
 #include <gpuprims/gpuprims.cuh>
+#include <gpuprims/ladder/gemm.cuh>
 #include <gpuprims/ladder/histogram.cuh>
 #include <gpuprims/ladder/reduce.cuh>
 #include <gpuprims/ladder/scan.cuh>
@@ -115,6 +116,25 @@ __global__ void user_histogram(const int* in, unsigned long long* counts) {
   h.init();
   h.add(in[threadIdx.x]);
   h.merge(counts);
+void gemms(cudaStream_t s) {
+  using gpuprims::ladder::gemm_rung;
+  (void)gpuprims::gemm(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0, 1.0f, 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::naive>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0, 1.0f,
+                                                 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::shared_16x16>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0,
+                                                        1.0f, 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::blocktiling_1d>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0,
+                                                          0, 1.0f, 0.0f, s);
+
+__global__ void user_gemm(const float* a, const float* b, float* c, std::size_t n) {
+  using tile_t = gpuprims::block_gemm_tile<64, 64, 8, 4, 4>;
+  __shared__ tile_t::storage st;
+  tile_t tile(st);
+  float acc[4][4] = {};
+  for (std::size_t k0 = 0; k0 < n; k0 += 8) {
+    tile.load(a, n, b, n, n, n, n, 0, 0, k0, false);
+    tile.accumulate(acc);
+  tile.store(c, n, n, n, 0, 0, 1.0f, 0.0f, acc, false);
 }
 
 template <class T>
@@ -286,6 +306,8 @@ void instantiate(cudaStream_t s) {
   histograms<std::uint32_t>(s);
   histograms<float>(s);
   user_histogram<<<1, 128, 0, s>>>(nullptr, nullptr);
+  gemms(s);
+  user_gemm<<<1, 256, 0, s>>>(nullptr, nullptr, nullptr, 0);
   selects<std::int8_t>(s);
   selects<float>(s);
   selects<double>(s);
