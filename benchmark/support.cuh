@@ -234,6 +234,7 @@ void register_reduce(const options& opt);
 void register_segmented_reduce(const options& opt);
 void register_scan(const options& opt);
 void register_select(const options& opt);
+void register_stencil2d(const options& opt);
 void register_stencil(const options& opt);
 void register_block_reduce(const options& opt);
 void register_transpose_ladder(const options& opt);

@@ -85,6 +85,21 @@ void selects(cudaStream_t s) {
   (void)gpuprims::select_workspace_bytes<Item>(1, bytes);
 }
 
+template <int Rad, gpuprims::stencil_shape Shape, class T>
+void stencils2d(cudaStream_t s) {
+  const gpuprims::stencil2d_weights<T, Rad> w{};
+  (void)gpuprims::apply_stencil2d<Rad, Shape>(static_cast<const T*>(nullptr),
+                                              static_cast<T*>(nullptr), 1, 1, 1, 1, w,
+                                              gpuprims::boundary::mirror(), s);
+}
+
+__global__ void user_stencil2d(const float* in, float* out, std::size_t rows, std::size_t cols) {
+  using stencil_t = gpuprims::stencil2d<2, gpuprims::stencil_shape::box, float, 32, 4, 2>;
+  __shared__ stencil_t::storage st;
+  const gpuprims::stencil2d_weights<float, 2> w{};
+  stencil_t(st).apply(in, cols, out, cols, cols, rows, 0, 0, w, gpuprims::boundary::clamp());
+}
+
 template <class T>
 void scan_ladder(cudaStream_t s) {
   using gpuprims::ladder::scan_rung;
@@ -250,6 +265,9 @@ void instantiate(cudaStream_t s) {
   scans<__half, float, gpuprims::plus<float>>(s);
   scans<std::int8_t, long long, gpuprims::plus<long long>>(s);
   scans<unsigned, unsigned, gpuprims::maximum<unsigned>>(s);
+  stencils2d<1, gpuprims::stencil_shape::star, float>(s);
+  stencils2d<4, gpuprims::stencil_shape::box, double>(s);
+  user_stencil2d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0);
   selects<std::int8_t>(s);
   selects<float>(s);
   selects<double>(s);
