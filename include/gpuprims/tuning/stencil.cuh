@@ -47,4 +47,24 @@ struct stencil_tuning {
   }
 };
 
+/// How apply_stencil2d tiles a grid: blocks of block_x x block_y threads, each computing items_y
+/// outputs down a column (a tile of block_x x block_y x items_y outputs).
+struct stencil2d_policy {
+  int block_x;
+  int block_y;
+  int items_y;
+};
+
+/// The library's 2D stencil policy for code built for `arch`, elements of `element_size` bytes and
+/// radius `radius`.
+struct stencil2d_tuning {
+  __host__ __device__ static constexpr stencil2d_policy select(int /*arch*/,
+                                                               std::size_t /*element_size*/,
+                                                               int /*radius*/) {
+    // 32 x 8 threads, 4 outputs each: 32 x 32 tiles. A first choice from the design, not yet
+    // measured (docs/stencil.md).
+    return {32, 8, 4};
+  }
+};
+
 }  // namespace gpuprims
