@@ -272,6 +272,51 @@ TEST_CASE("histogram_range and the functor form", "[histogram][gpu]") {
   }
 }
 
+TEST_CASE("64-bit samples past a long long and records 4 bytes off a 16-byte word",
+          "[histogram][gpu]") {
+  std::mt19937_64& g = rng();
+  // uint64 samples, some >= 2^63 (outside every bound): counted by an independent reference.
+  std::vector<std::uint64_t> big(100003);
+  std::vector<unsigned int> want(10, 0);
+  for (auto& x : big) {
+    const auto r = g();
+    x = r % 3 == 0 ? ~std::uint64_t{0} - (r % 1000) : r % 1500;
+    if (x < 1000) {
+      ++want[static_cast<std::size_t>((x + 1000) * 10 / 2000)];
+    }
+  }
+  device_buffer in(big.size() * 8), counts(10 * 4);
+  GPUPRIMS_CHECK_CUDA(cudaMemcpy(in.data(), big.data(), big.size() * 8, cudaMemcpyHostToDevice));
+  GPUPRIMS_CHECK_CUDA(
+      gpuprims::histogram_even(reinterpret_cast<const std::uint64_t*>(in.data()), big.size(),
+                               reinterpret_cast<unsigned int*>(counts.data()), 10, -1000, 1000));
+  GPUPRIMS_CHECK_LAUNCH();
+  std::vector<unsigned int> got(10);
+  GPUPRIMS_CHECK_CUDA(cudaMemcpy(got.data(), counts.data(), 40, cudaMemcpyDeviceToHost));
+  CHECK(got == want);
+  // 8-byte records aligned to 4, starting 4 bytes past a 16-byte boundary: no 16-byte loads.
+  std::vector<record> records(50001);
+  std::vector<unsigned int> want_keys(990, 0);
+  for (auto& r : records) {
+    r = {static_cast<std::uint32_t>(g()), 1.0f};
+    const long long b = key_bins{}(r);
+    if (b >= 0 && b < 990) {
+      ++want_keys[static_cast<std::size_t>(b)];
+    }
+  }
+  device_buffer raw(records.size() * sizeof(record) + 16), key_counts(990 * 4);
+  GPUPRIMS_CHECK_CUDA(cudaMemcpy(raw.data() + 4, records.data(), records.size() * sizeof(record),
+                                 cudaMemcpyHostToDevice));
+  GPUPRIMS_CHECK_CUDA(
+      gpuprims::histogram(reinterpret_cast<const record*>(raw.data() + 4), records.size(),
+                          reinterpret_cast<unsigned int*>(key_counts.data()), 990, key_bins{}));
+  GPUPRIMS_CHECK_LAUNCH();
+  std::vector<unsigned int> got_keys(990);
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(got_keys.data(), key_counts.data(), 990 * 4, cudaMemcpyDeviceToHost));
+  CHECK(got_keys == want_keys);
+}
+
 TEST_CASE("block_histogram in a user kernel", "[histogram][gpu]") {
   std::mt19937_64& g = rng();
   const std::size_t n = 1000003;

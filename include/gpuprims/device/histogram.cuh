@@ -111,7 +111,10 @@ template <class Tuning = histogram_tuning, class Sample, class Counter>
                                           const histogram_level_t<Sample>* boundaries, int num_bins,
                                           histogram_counts mode, cudaStream_t stream = 0) {
   detail::check_counter<Counter>();
-  if (!detail::histogram_arguments_ok(in, n, counts, num_bins) || boundaries == nullptr) {
+  if (!detail::histogram_arguments_ok(in, n, counts, num_bins) || boundaries == nullptr ||
+      detail::ranges_overlap(boundaries,
+                             (static_cast<std::size_t>(num_bins) + 1) * sizeof(*boundaries), counts,
+                             static_cast<std::size_t>(num_bins) * sizeof(Counter))) {
     return cudaErrorInvalidValue;
   }
   return detail::run_histogram<Tuning>(

@@ -21,12 +21,25 @@ using histogram_level_t = std::conditional_t<std::is_integral_v<Sample>, long lo
 
 namespace detail {
 
+// An unsigned 64-bit sample that a long long cannot hold (it would wrap to a negative value).
+template <class Sample>
+__host__ __device__ constexpr bool above_long_long(const Sample& x) {
+  if constexpr (std::is_integral_v<Sample> && std::is_unsigned_v<Sample> &&
+                sizeof(Sample) >= sizeof(long long)) {
+    return x > static_cast<Sample>(0x7fffffffffffffffULL);
+  } else {
+    (void)x;
+    return false;
+  }
+}
+
 // Integer bounds are kept within +-2^40 so that (x - lower) * bins stays below 2^61.
 inline constexpr long long histogram_level_limit = 1LL << 40;
 inline constexpr int histogram_max_bins = 1 << 20;
 
 // bin = floor((x - lower) * bins / (upper - lower)) for lower <= x < upper, exactly: the quotient
-// from a 64-bit reciprocal (magic = floor((2^64 - 1) / range)) corrected by at most two steps.
+// from a 64-bit reciprocal (magic = floor((2^64 - 1) / range)) corrected by at most one step (the
+// loop allows more).
 template <class Sample>
 struct even_integer_bins {
   static constexpr bool tabulate = true;  // 8-bit samples: a table of all 256 in shared memory
@@ -36,11 +49,15 @@ struct even_integer_bins {
   int bins;
 
   __host__ __device__ int operator()(const Sample& x) const {
+    if (above_long_long(x)) {
+      return -1;  // past every bound (bounds are within +-2^40)
+    }
     const auto v = static_cast<long long>(x);
     if (v < lower) {
       return -1;
     }
-    const auto offset = static_cast<unsigned long long>(v - lower);
+    // Unsigned: v - lower wraps instead of overflowing; v >= lower, so it is the distance.
+    const auto offset = static_cast<unsigned long long>(v) - static_cast<unsigned long long>(lower);
     if (offset >= range) {
       return -1;
     }
@@ -84,6 +101,9 @@ struct range_bins {
   int bins;
 
   __host__ __device__ int operator()(const Sample& x) const {
+    if (above_long_long(x)) {
+      return -1;  // past every boundary a long long holds
+    }
     const auto v = static_cast<histogram_level_t<Sample>>(x);
     if (!(v >= levels[0] && v < levels[bins])) {
       return -1;

@@ -30,8 +30,13 @@ struct histogram_plan {
   bool warp_aggregate;
 };
 
+// Samples a 16-byte word holds; 1 (no vector loads) for samples whose alignment is below their
+// size (a struct of 8 bytes aligned to 4 may start anywhere mod 16 in steps of 4).
 template <class Sample>
-inline constexpr int histogram_per_word = 16 % sizeof(Sample) == 0 ? 16 / sizeof(Sample) : 1;
+inline constexpr int histogram_per_word = 16 % sizeof(Sample) == 0 &&
+                                                  alignof(Sample) == sizeof(Sample)
+                                              ? 16 / sizeof(Sample)
+                                              : 1;
 
 // Adds `count` to bin b of this warp's copy (shared) or of the output (global).
 template <class Counter>
@@ -179,7 +184,8 @@ __global__ void __launch_bounds__(histogram_policy_here<Tuning>.block_threads)
 inline histogram_plan histogram_plan_for(const histogram_policy& p, int bins) {
   const auto copies_in = [&](int slots) {
     const int fit = slots / bins;
-    return fit < p.copies ? fit : p.copies;
+    const int copies = fit < p.copies ? fit : p.copies;
+    return copies > 1 ? copies : 1;  // a policy of 0 copies means one
   };
   if (bins <= p.small_shared_bins) {
     return {p.small_shared_bins, copies_in(p.small_shared_bins), p.vector_loads, p.warp_aggregate};
