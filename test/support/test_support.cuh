@@ -119,7 +119,14 @@ class device_buffer {
   void upload(const std::vector<unsigned char>& host) const {
     GPUPRIMS_CHECK_CUDA(cudaMemcpy(data_, host.data(), host.size(), cudaMemcpyHostToDevice));
   }
-  void poison() const { GPUPRIMS_CHECK_CUDA(cudaMemset(data_, poison_byte, bytes_)); }
+  // Waits for the fill: cudaMemset runs on the legacy default stream, which does not order against
+  // streams created cudaStreamNonBlocking, so a launch on one of those could start before the
+  // poison lands and have its output overwritten (seen on an H100 under load: a scan on a
+  // non-blocking stream read back as poison from index 0).
+  void poison() const {
+    GPUPRIMS_CHECK_CUDA(cudaMemset(data_, poison_byte, bytes_));
+    GPUPRIMS_CHECK_CUDA(cudaDeviceSynchronize());
+  }
   std::vector<unsigned char> download() const {
     std::vector<unsigned char> host(bytes_);
     GPUPRIMS_CHECK_CUDA(cudaMemcpy(host.data(), data_, bytes_, cudaMemcpyDeviceToHost));
