@@ -13,7 +13,15 @@
 namespace gpuprims::bench {
 namespace {
 
-template <stencil_shape Shape>
+// A fixed tile shape, to measure the default's neighbours (5-point family, --full).
+template <int BlockX, int BlockY, int ItemsY>
+struct fixed_stencil2d_tuning {
+  __host__ __device__ static constexpr stencil2d_policy select(int, std::size_t, int) {
+    return {BlockX, BlockY, ItemsY};
+  }
+};
+
+template <stencil_shape Shape, class Tuning = stencil2d_tuning>
 void stencil2d_bench(benchmark::State& state) {
   const auto side = static_cast<std::size_t>(state.range(0));
   const std::size_t n = side * side;
@@ -28,7 +36,7 @@ void stencil2d_bench(benchmark::State& state) {
   const stencil2d_weights<float, 1> w{
       {{0.05f, 0.2f, 0.05f}, {0.2f, -1.0f, 0.2f}, {0.05f, 0.2f, 0.05f}}};
   time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
-    skip_on_error(state, apply_stencil2d<1, Shape>(in.as<float>(), static_cast<float*>(out.p), side,
+    skip_on_error(state, apply_stencil2d<1, Shape, Tuning>(in.as<float>(), static_cast<float*>(out.p), side,
                                                    side, side, side, w, boundary::periodic(), s));
   });
 }
@@ -49,6 +57,17 @@ void register_stencil2d(const options& opt) {
       stencil2d_bench<stencil_shape::star>, sizes, {"side"});
   add(opt, "stencil2d_9pt", "gpuprims::apply_stencil2d", role::default_,
       stencil2d_bench<stencil_shape::box>, sizes, {"side"});
+  if (!opt.full) {
+    return;
+  }
+  add(opt, "stencil2d_5pt", "tile_32x8x4", role::variant,
+      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<32, 8, 4>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "tile_32x8x8", role::variant,
+      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<32, 8, 8>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "tile_64x4x4", role::variant,
+      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<64, 4, 4>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "tile_32x16x2", role::variant,
+      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<32, 16, 2>>, sizes, {"side"});
 }
 
 }  // namespace gpuprims::bench

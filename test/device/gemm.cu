@@ -64,6 +64,7 @@ TEST_CASE("gemm of 4096^3 (sampled outputs)", "[gemm][gpu][slow]") {
 
 TEST_CASE("gemm rejects bad arguments and launches nothing", "[gemm][gpu]") {
   device_buffer buf(1 << 16);
+  GPUPRIMS_CHECK_CUDA(cudaMemset(buf.data(), 0, 1 << 16));  // C is read below (alpha 0, beta 1)
   float* p = reinterpret_cast<float*>(buf.data());
   float* a = p;
   float* b = p + 4096;

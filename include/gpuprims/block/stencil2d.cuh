@@ -68,16 +68,52 @@ class stencil2d {
   }
 
  private:
+  // Each thread loads its rows (threadIdx.y, + BlockY, ...) at columns threadIdx.x, + BlockX, ...
+  // of the tile and halo into registers first and only then stores them: every load is in flight
+  // at once (a load-store loop keeps one in flight per thread and ran at half the copy's speed). A
+  // tile whose halo lies inside the grid skips the boundary rules.
   __device__ void load(const T* in, std::size_t pitch, std::size_t nx, std::size_t ny,
                        std::size_t x0, std::size_t y0, const boundary2d& b) {
     constexpr int width = tile_x + 2 * Rad, height = tile_y + 2 * Rad;
-    const int t = static_cast<int>(threadIdx.x + threadIdx.y * BlockX);
+    constexpr int rows = (height + BlockY - 1) / BlockY, cols = (width + BlockX - 1) / BlockX;
+    const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const auto gx0 = static_cast<std::int64_t>(x0) - Rad;
     const auto gy0 = static_cast<std::int64_t>(y0) - Rad;
-    for (int i = t; i < width * height; i += BlockX * BlockY) {
-      const int r = i / width, c = i % width;
-      s_.data[r][c] = detail::fetch2d(in, pitch, gx0 + c, gy0 + r, static_cast<std::int64_t>(nx),
-                                      static_cast<std::int64_t>(ny), b);
+    const auto snx = static_cast<std::int64_t>(nx), sny = static_cast<std::int64_t>(ny);
+    T v[rows][cols];
+    if (gx0 >= 0 && gy0 >= 0 && gx0 + width <= snx && gy0 + height <= sny) {
+      const T* base = in + static_cast<std::size_t>(gy0) * pitch + static_cast<std::size_t>(gx0);
+#pragma unroll
+      for (int j = 0; j < rows; ++j) {
+#pragma unroll
+        for (int i = 0; i < cols; ++i) {
+          const int r = ty + j * BlockY, c = tx + i * BlockX;
+          if (r < height && c < width) {
+            v[j][i] = base[static_cast<std::size_t>(r) * pitch + static_cast<std::size_t>(c)];
+          }
+        }
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < rows; ++j) {
+#pragma unroll
+        for (int i = 0; i < cols; ++i) {
+          const int r = ty + j * BlockY, c = tx + i * BlockX;
+          if (r < height && c < width) {
+            v[j][i] = detail::fetch2d(in, pitch, gx0 + c, gy0 + r, snx, sny, b);
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < rows; ++j) {
+#pragma unroll
+      for (int i = 0; i < cols; ++i) {
+        const int r = ty + j * BlockY, c = tx + i * BlockX;
+        if (r < height && c < width) {
+          s_.data[r][c] = v[j][i];
+        }
+      }
     }
   }
 
