@@ -2,6 +2,8 @@
 #pragma once
 
 #include <gpuprims/copy.cuh>
+#include <gpuprims/gemm.cuh>
+#include <gpuprims/histogram.cuh>
 #include <gpuprims/reduce.cuh>
 #include <gpuprims/scan.cuh>
 #include <gpuprims/select.cuh>

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <gpuprims/block/stencil.cuh>
+#include <gpuprims/block/stencil2d.cuh>
 #include <gpuprims/device/stencil.cuh>
+#include <gpuprims/device/stencil2d.cuh>
 #include <gpuprims/tuning/stencil.cuh>
 #include <gpuprims/types.cuh>

@@ -103,4 +103,29 @@ struct stencil_weights {
   __host__ __device__ constexpr T operator[](int j) const { return w[j]; }
 };
 
+/// The neighbourhood of a 2D stencil: the point and its axes out to the radius (a star: 5 points
+/// at radius 1), or the whole (2 Rad + 1)^2 square (a box: 9 points at radius 1).
+enum class stencil_shape { star, box };
+
+/// 2D stencil weights given at run time: w[dy + Rad][dx + Rad] multiplies in[y + dy][x + dx]. A
+/// star reads only the entries with dx == 0 or dy == 0 (the others are ignored). Weights known at
+/// compile time can be any type with `static constexpr int radius` and a constexpr
+/// `operator()(int dy, int dx) const`.
+template <class T, int Rad>
+struct stencil2d_weights {
+  static constexpr int radius = Rad;
+  T w[2 * Rad + 1][2 * Rad + 1];
+  __host__ __device__ constexpr T operator()(int dy, int dx) const { return w[dy + Rad][dx + Rad]; }
+};
+
+/// A boundary rule per axis of a 2D grid; one rule converts to both axes. Outside the grid the y
+/// rule applies first (a constant y rule gives its value), then the x rule.
+struct boundary2d {
+  boundary x{}, y{};
+  constexpr boundary2d() = default;
+  __host__ __device__ constexpr boundary2d(boundary both) : x(both), y(both) {}  // NOLINT
+  __host__ __device__ constexpr boundary2d(boundary along_x, boundary along_y)
+      : x(along_x), y(along_y) {}
+};
+
 }  // namespace gpuprims

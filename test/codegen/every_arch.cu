@@ -4,6 +4,8 @@
 // as errors: an occupancy bound beyond a target's limits, an architecture-specific instruction that
 // reaches a target without it, or a warning in any header fails the build there.
 #include <gpuprims/gpuprims.cuh>
+#include <gpuprims/ladder/gemm.cuh>
+#include <gpuprims/ladder/histogram.cuh>
 #include <gpuprims/ladder/reduce.cuh>
 #include <gpuprims/ladder/scan.cuh>
 #include <gpuprims/ladder/stencil.cuh>
@@ -83,6 +85,75 @@ void selects(cudaStream_t s) {
   (void)gpuprims::partition(in, out, out, 0, keep_positive{}, static_cast<int*>(nullptr), s);
   std::size_t bytes = 0;
   (void)gpuprims::select_workspace_bytes<Item>(1, bytes);
+}
+
+struct low_bits {
+  template <class T>
+  __device__ int operator()(const T& x) const {
+    return static_cast<int>(x) & 255;
+  }
+};
+
+template <class Sample>
+void histograms(cudaStream_t s) {
+  const Sample* in = nullptr;
+  unsigned int* counts = nullptr;
+  const gpuprims::histogram_level_t<Sample>* levels = nullptr;
+  (void)gpuprims::histogram_even(in, 0, counts, 256, 0, 100, s);
+  (void)gpuprims::histogram_even(in, 0, counts, 1 << 20, 0, 100, gpuprims::histogram_counts::add,
+                                 s);
+  (void)gpuprims::histogram_range(in, 0, counts, levels, 16, s);
+  (void)gpuprims::histogram(in, 0, static_cast<unsigned long long*>(nullptr), 256, low_bits{}, s);
+  using gpuprims::ladder::histogram_rung;
+  (void)gpuprims::ladder::histogram_even<histogram_rung::warp_aggregated>(in, 0, counts, 256, 0,
+                                                                          100, s);
+}
+
+__global__ void user_histogram(const int* in, unsigned long long* counts) {
+  using hist_t = gpuprims::block_histogram<128, 100>;
+  __shared__ hist_t::storage s;
+  hist_t h(s);
+  h.init();
+  h.add(in[threadIdx.x]);
+  h.merge(counts);
+}
+
+void gemms(cudaStream_t s) {
+  using gpuprims::ladder::gemm_rung;
+  (void)gpuprims::gemm(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0, 1.0f, 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::naive>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0, 1.0f,
+                                                 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::shared_16x16>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0, 0,
+                                                        1.0f, 0.0f, s);
+  (void)gpuprims::ladder::gemm<gemm_rung::blocktiling_1d>(nullptr, nullptr, nullptr, 0, 0, 0, 0, 0,
+                                                          0, 1.0f, 0.0f, s);
+}
+
+__global__ void user_gemm(const float* a, const float* b, float* c, std::size_t n) {
+  using tile_t = gpuprims::block_gemm_tile<64, 64, 8, 4, 4>;
+  __shared__ tile_t::storage st;
+  tile_t tile(st);
+  float acc[4][4] = {};
+  for (std::size_t k0 = 0; k0 < n; k0 += 8) {
+    tile.load(a, n, b, n, n, n, n, 0, 0, k0, false);
+    tile.accumulate(acc);
+  }
+  tile.store(c, n, n, n, 0, 0, 1.0f, 0.0f, acc, false);
+}
+
+template <int Rad, gpuprims::stencil_shape Shape, class T>
+void stencils2d(cudaStream_t s) {
+  const gpuprims::stencil2d_weights<T, Rad> w{};
+  (void)gpuprims::apply_stencil2d<Rad, Shape>(static_cast<const T*>(nullptr),
+                                              static_cast<T*>(nullptr), 1, 1, 1, 1, w,
+                                              gpuprims::boundary::mirror(), s);
+}
+
+__global__ void user_stencil2d(const float* in, float* out, std::size_t rows, std::size_t cols) {
+  using stencil_t = gpuprims::stencil2d<2, gpuprims::stencil_shape::box, float, 32, 4, 2>;
+  __shared__ stencil_t::storage st;
+  const gpuprims::stencil2d_weights<float, 2> w{};
+  stencil_t(st).apply(in, cols, out, cols, cols, rows, 0, 0, w, gpuprims::boundary::clamp());
 }
 
 template <class T>
@@ -250,6 +321,15 @@ void instantiate(cudaStream_t s) {
   scans<__half, float, gpuprims::plus<float>>(s);
   scans<std::int8_t, long long, gpuprims::plus<long long>>(s);
   scans<unsigned, unsigned, gpuprims::maximum<unsigned>>(s);
+  histograms<std::uint8_t>(s);
+  histograms<std::uint32_t>(s);
+  histograms<float>(s);
+  user_histogram<<<1, 128, 0, s>>>(nullptr, nullptr);
+  gemms(s);
+  user_gemm<<<1, 256, 0, s>>>(nullptr, nullptr, nullptr, 0);
+  stencils2d<1, gpuprims::stencil_shape::star, float>(s);
+  stencils2d<4, gpuprims::stencil_shape::box, double>(s);
+  user_stencil2d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0);
   selects<std::int8_t>(s);
   selects<float>(s);
   selects<double>(s);

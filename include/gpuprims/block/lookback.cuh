@@ -10,6 +10,7 @@
 #include <gpuprims/detail/shuffle.cuh>
 
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include <cstddef>
 #include <type_traits>
@@ -64,6 +65,7 @@ class lookback {
   struct storage {
     T tile_values[32];
     T chunk_values[32];
+    unsigned int epoch;  // the look-back's, for finish(): one value for the whole block
     bool last_block;
   };
 
@@ -74,7 +76,8 @@ class lookback {
         header_(static_cast<detail::lookback_header*>(status.workspace)),
         records_{static_cast<unsigned char*>(status.workspace) + detail::lookback_header_bytes},
         tiles_(tiles),
-        epoch_(header_->epoch) {}
+        epoch_(cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(header_->epoch)
+                   .load(cuda::memory_order_relaxed)) {}
 
   /// Called by the 32 lanes of one warp, converged, once per tile: publishes `aggregate` (the
   /// fold of tile `tile`'s items) and returns, in every lane, the fold of every earlier tile's
@@ -92,16 +95,20 @@ class lookback {
     return prefix_of(tile, aggregate, {init, true}).value;
   }
 
-  /// Every thread of every block calls it once, after the block's last exclusive_prefix. Nothing
-  /// to do but once in 2^30 grids, when the epoch's 30 bits wrap: then the grid's last block to
-  /// finish clears every record ever used, so that none can match a later epoch by age.
+  /// Every thread of every block calls it once, after the block's last exclusive_prefix (it holds
+  /// a barrier). Nothing else to do but once in 2^30 grids, when the epoch's 30 bits wrap: then the
+  /// grid's last block to finish clears every record ever used, so that none can match a later
+  /// epoch by age.
   __device__ void finish() {
-    if (epoch_ != detail::epoch_limit - 1) {
+    // Every warp of this block is past its look-back, whose epoch is in the storage: a warp that
+    // constructed the lookback late may have read the next grid's epoch, so its own copy does not
+    // decide.
+    __syncthreads();
+    if (s_.epoch != detail::epoch_limit - 1) {
       return;  // the last tile's look-back moved the epoch on (next_epoch)
     }
     const int rank =
         static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-    __syncthreads();  // every warp of this block is past its look-back
     if (rank == 0) {
       __threadfence();  // this block's records are written before the count says so
       s_.last_block = atomicAdd(&header_->blocks_done, 1u) == gridDim.x * gridDim.y * gridDim.z - 1;
@@ -129,6 +136,9 @@ class lookback {
                                         detail::maybe<T> start) {
     const int lane = detail::lane_id();
     const unsigned int epoch = epoch_;
+    if (lane == 0) {
+      s_.epoch = epoch;
+    }
     const unsigned int layout = header_->record_bytes;
     if (layout != 0 && layout != detail::status_record_bytes<T>) {
       __trap();  // the workspace holds another T's records
@@ -196,7 +206,8 @@ class lookback {
       header_->records_used = mine;
     }
     header_->record_bytes = static_cast<unsigned int>(detail::status_record_bytes<T>);
-    header_->epoch = epoch_ + 1;
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(header_->epoch)
+        .store(epoch_ + 1, cuda::memory_order_relaxed);
   }
 
   // Q_chunk: the nearest chunk within 32 that has its inclusive prefix, folded forward over the

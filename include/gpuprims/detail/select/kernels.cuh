@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 namespace gpuprims::detail {
 
@@ -30,7 +31,7 @@ template <class Tuning, bool Vector, bool Small, bool Partition, class Offset, c
 __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.threads),
                                   (scan_shape_here<Tuning, Item, Item, Small>.min_blocks))
     select_kernel(const Item* in, Item* selected, Item* rejected, Count* count, std::size_t n,
-                  Pred pred, lookback_tiles<Offset> status, std::size_t tiles) {
+                  Pred pred, lookback_tiles<Offset> status, std::size_t tiles, bool in_place) {
   constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, Item, Small>;
   constexpr int threads = shape.threads;
   constexpr int words = shape.words;
@@ -90,7 +91,15 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
     kept += s.warp_counts[w];
   }
   if (warp == 0) {  // the tile's place first: the tiles after it wait for its count
+    if (in_place) {
+      // The block's loads (ordered by the barrier above) come before its count is published: a
+      // later tile's writes over this tile's items wait for that count (release, cumulative).
+      __threadfence();
+    }
     const Offset prefix = look.exclusive_prefix_with_init(tile, Offset{kept}, Offset{0});
+    if (in_place) {
+      __threadfence();  // and this tile's writes come after the counts it read (acquire)
+    }
     if (lane == 0) {
       s.prefix = prefix;
     }
@@ -203,6 +212,7 @@ cudaError_t launch_select(const Item* in, Item* selected, Item* rejected, Count*
   const bool vector =
       scan_items_per_word<Item> > 1 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   const bool dependent = dependent_launch(p.dependent_launch, facts);
+  const bool in_place = static_cast<const Item*>(selected) == in;
   const dim3 grid(static_cast<unsigned int>(tiles));
   const dim3 block(static_cast<unsigned int>(p.block_threads));
   const auto go = [&](auto vector_tag, auto small_tag, auto offset) {
@@ -210,7 +220,7 @@ cudaError_t launch_select(const Item* in, Item* selected, Item* rejected, Count*
     return launch<select_kernel<Tuning, decltype(vector_tag)::value, decltype(small_tag)::value,
                                 Partition, offset_t, Item, Pred, Count>>(
         grid, block, stream, dependent, in, selected, rejected, count, n, pred,
-        lookback_tiles<offset_t>{workspace}, tiles);
+        lookback_tiles<offset_t>{workspace}, tiles, in_place);
   };
   const auto with_offset = [&](auto vector_tag, auto small_tag) {
     return wide ? go(vector_tag, small_tag, 0ull) : go(vector_tag, small_tag, 0u);

@@ -1,0 +1,78 @@
+// Internals of the 2D stencil: the per-axis boundary fetch and the per-point combination, shared
+// by the block template, the launcher's kernel and the tests' reference (host and device), so that
+// every path adds the same products in the same order.
+#pragma once
+
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/stencil/tile.cuh>
+#include <gpuprims/types.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace gpuprims::detail {
+
+// One rounding, on the host and the device.
+template <class T>
+__host__ __device__ inline T fused(T a, T b, T c) {
+#ifdef __CUDA_ARCH__
+  return fma(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+// in[gy][gx] of a grid of nx x ny (row pitch `pitch`), the y rule first outside it, then the x
+// rule.
+template <class T>
+__host__ __device__ inline T fetch2d(const T* in, std::size_t pitch, std::int64_t gx,
+                                     std::int64_t gy, std::int64_t nx, std::int64_t ny,
+                                     const boundary2d& b) {
+  if (gy < 0 || gy >= ny) {
+    if (b.y.mode == boundary_mode::constant) {
+      return static_cast<T>(b.y.value);
+    }
+    gy = boundary_index(gy, ny, b.y.mode);
+  }
+  if (gx < 0 || gx >= nx) {
+    if (b.x.mode == boundary_mode::constant) {
+      return static_cast<T>(b.x.value);
+    }
+    gx = boundary_index(gx, nx, b.x.mode);
+  }
+  return in[static_cast<std::size_t>(gy) * pitch + static_cast<std::size_t>(gx)];
+}
+
+// The stencil at one point, at(dy, dx) giving its neighbours: fused multiply-adds from zero, a box
+// row by row (dy, then dx, from -Rad), a star along x first (dx from -Rad) then along y (dy from
+// -Rad, skipping 0).
+template <int Rad, stencil_shape Shape, class T, class Weights, class At>
+__host__ __device__ inline T stencil2d_point(const Weights& w, At&& at) {
+  T acc = T(0);
+  if constexpr (Shape == stencil_shape::box) {
+    for (int dy = -Rad; dy <= Rad; ++dy) {
+      for (int dx = -Rad; dx <= Rad; ++dx) {
+        acc = fused(static_cast<T>(w(dy, dx)), at(dy, dx), acc);
+      }
+    }
+  } else {
+    for (int dx = -Rad; dx <= Rad; ++dx) {
+      acc = fused(static_cast<T>(w(0, dx)), at(0, dx), acc);
+    }
+    for (int dy = -Rad; dy <= Rad; ++dy) {
+      if (dy != 0) {
+        acc = fused(static_cast<T>(w(dy, 0)), at(dy, 0), acc);
+      }
+    }
+  }
+  return acc;
+}
+
+// The radius a 2D weights type declares.
+template <class Weights>
+inline constexpr int weights2d_radius = Weights::radius;
+
+}  // namespace gpuprims::detail

@@ -1,0 +1,54 @@
+// Host launcher of the 2D stencil: gpuprims::apply_stencil2d, over one grid or a batch.
+#pragma once
+
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/stencil/kernels2d.cuh>
+#include <gpuprims/tuning/stencil.cuh>
+#include <gpuprims/types.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace gpuprims {
+
+/// `batch` grids of rows x cols (row pitches in elements, >= cols; grid g starts g x batch stride
+/// elements in), each filtered on its own: out[y][x] = sum of w(dy, dx) in[y + dy][x + dx] over
+/// the shape (Shape star or box, radius Rad from 1 to 4), positions outside the grid supplied by
+/// `b` (a rule per axis; one rule for both). float or double. Null pointers, zero sizes, pitches
+/// shorter than cols, batch strides shorter than a grid, overlapping spans and unknown boundary
+/// modes return cudaErrorInvalidValue and launch nothing. Asynchronous on `stream`.
+///
+///   gpuprims::stencil2d_weights<float, 1> w{{{0, 1, 0}, {1, -4, 1}, {0, 1, 0}}};
+///   cudaError_t e = gpuprims::apply_stencil2d<1, gpuprims::stencil_shape::star>(
+///       d_in, d_out, batch, rows, cols, in_pitch, out_pitch, in_stride, out_stride, w,
+///       gpuprims::boundary::periodic(), stream);
+template <int Rad, stencil_shape Shape, class Tuning = stencil2d_tuning, class T, class Weights>
+[[nodiscard]] cudaError_t apply_stencil2d(const T* in, T* out, std::size_t batch, std::size_t rows,
+                                          std::size_t cols, std::size_t in_pitch,
+                                          std::size_t out_pitch, std::size_t in_batch_stride,
+                                          std::size_t out_batch_stride, const Weights& weights,
+                                          boundary2d b = {}, cudaStream_t stream = 0) {
+  static_assert(detail::weights2d_radius<Weights> == Rad, "the weights' radius is Rad");
+  GPUPRIMS_RETURN_IF_ERROR(detail::validate_stencil2d(
+      in, out, batch, rows, cols, in_pitch, out_pitch, in_batch_stride, out_batch_stride, b));
+  return detail::launch_stencil2d<Tuning, Rad, Shape>(in, out, batch, rows, cols, in_pitch,
+                                                      out_pitch, in_batch_stride, out_batch_stride,
+                                                      weights, b, stream);
+}
+
+/// One grid.
+///
+///   gpuprims::stencil2d_weights<float, 1> w{{{0, 1, 0}, {1, -4, 1}, {0, 1, 0}}};
+///   cudaError_t e = gpuprims::apply_stencil2d<1, gpuprims::stencil_shape::star>(
+///       d_in, d_out, rows, cols, cols, cols, w, gpuprims::boundary::clamp(), stream);
+template <int Rad, stencil_shape Shape, class Tuning = stencil2d_tuning, class T, class Weights>
+[[nodiscard]] cudaError_t apply_stencil2d(const T* in, T* out, std::size_t rows, std::size_t cols,
+                                          std::size_t in_pitch, std::size_t out_pitch,
+                                          const Weights& weights, boundary2d b = {},
+                                          cudaStream_t stream = 0) {
+  return apply_stencil2d<Rad, Shape, Tuning>(in, out, 1, rows, cols, in_pitch, out_pitch, 0, 0,
+                                             weights, b, stream);
+}
+
+}  // namespace gpuprims

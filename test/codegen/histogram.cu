@@ -1,0 +1,14 @@
+// Codegen checks for the histograms (see check_sass.py): 16-byte loads of the samples, shared
+// atomics for the shared-memory copies, and no local memory in any kernel.
+#include <gpuprims/device/histogram.cuh>
+
+#include <cstdint>
+
+void launchers(const std::uint8_t* bytes, const float* f, unsigned int* counts) {
+  (void)gpuprims::histogram_even(bytes, 1, counts, 256, 0, 256);
+  (void)gpuprims::histogram_even(f, 1, counts, 1024, 0.0f, 1.0f);
+}
+
+// sass: histogram_kernel<gpuprims::histogram_tuning, \(gpuprims::detail::histogram_kernel_size\)1, unsigned char, .* has LDG\.E\.128
+// sass: histogram_kernel<gpuprims::histogram_tuning, \(gpuprims::detail::histogram_kernel_size\)1, unsigned char, .* has ATOMS
+// sass: histogram_kernel<gpuprims::histogram_tuning, \(gpuprims::detail::histogram_kernel_size\)1, float, .* has LDG\.E\.128
