@@ -76,42 +76,37 @@ class stencil2d {
                        std::size_t x0, std::size_t y0, const boundary2d& b) {
     constexpr int width = tile_x + 2 * Rad, height = tile_y + 2 * Rad;
     constexpr int rows = (height + BlockY - 1) / BlockY, cols = (width + BlockX - 1) / BlockX;
-    const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
     const auto gx0 = static_cast<std::int64_t>(x0) - Rad;
     const auto gy0 = static_cast<std::int64_t>(y0) - Rad;
     const auto snx = static_cast<std::int64_t>(nx), sny = static_cast<std::int64_t>(ny);
     T v[rows][cols];
     if (gx0 >= 0 && gy0 >= 0 && gx0 + width <= snx && gy0 + height <= sny) {
       const T* base = in + static_cast<std::size_t>(gy0) * pitch + static_cast<std::size_t>(gx0);
-#pragma unroll
-      for (int j = 0; j < rows; ++j) {
-#pragma unroll
-        for (int i = 0; i < cols; ++i) {
-          const int r = ty + j * BlockY, c = tx + i * BlockX;
-          if (r < height && c < width) {
-            v[j][i] = base[static_cast<std::size_t>(r) * pitch + static_cast<std::size_t>(c)];
-          }
-        }
-      }
+      for_each_slot([&](int j, int i, int r, int c) {
+        v[j][i] = base[static_cast<std::size_t>(r) * pitch + static_cast<std::size_t>(c)];
+      });
     } else {
-#pragma unroll
-      for (int j = 0; j < rows; ++j) {
-#pragma unroll
-        for (int i = 0; i < cols; ++i) {
-          const int r = ty + j * BlockY, c = tx + i * BlockX;
-          if (r < height && c < width) {
-            v[j][i] = detail::fetch2d(in, pitch, gx0 + c, gy0 + r, snx, sny, b);
-          }
-        }
-      }
+      for_each_slot([&](int j, int i, int r, int c) {
+        v[j][i] = detail::fetch2d(in, pitch, gx0 + c, gy0 + r, snx, sny, b);
+      });
     }
+    for_each_slot([&](int j, int i, int r, int c) { s_.data[r][c] = v[j][i]; });
+  }
+
+  // f(j, i, r, c) for this thread's slots of the tile and halo: row r = threadIdx.y + j BlockY,
+  // column c = threadIdx.x + i BlockX, inside the tile and halo.
+  template <class F>
+  __device__ static void for_each_slot(F&& f) {
+    constexpr int width = tile_x + 2 * Rad, height = tile_y + 2 * Rad;
+    constexpr int rows = (height + BlockY - 1) / BlockY, cols = (width + BlockX - 1) / BlockX;
 #pragma unroll
     for (int j = 0; j < rows; ++j) {
 #pragma unroll
       for (int i = 0; i < cols; ++i) {
-        const int r = ty + j * BlockY, c = tx + i * BlockX;
+        const int r = static_cast<int>(threadIdx.y) + j * BlockY;
+        const int c = static_cast<int>(threadIdx.x) + i * BlockX;
         if (r < height && c < width) {
-          s_.data[r][c] = v[j][i];
+          f(j, i, r, c);
         }
       }
     }
