@@ -103,25 +103,15 @@ void cub_segmented_bench(benchmark::State& state) {
   });
 }
 
-// The default policy with another block shape for the walk (and a register cap: at least
-// MinBlocks blocks an SM).
-template <int Threads, int Steps, int MinBlocks = 1>
-struct walk_shape_tuning {
+// The default policy with another grid of walkers (Blocks blocks), Words 16-byte words per lane
+// and group, and a register cap of MinBlocks blocks an SM.
+template <unsigned int Blocks, int Words, int MinBlocks>
+struct walker_tuning {
   __host__ __device__ static constexpr segmented_reduce_policy select(int arch) {
     segmented_reduce_policy p = segmented_reduce_tuning::select(arch);
-    p.block_threads = Threads;
-    p.items_per_thread = Steps;
+    p.blocks = Blocks;
+    p.words_per_lane = Words;
     p.min_blocks_per_sm = MinBlocks;
-    return p;
-  }
-};
-
-// The default policy with another shortest run read as a reduce reads.
-template <std::size_t Steps>
-struct run_min_tuning {
-  __host__ __device__ static constexpr segmented_reduce_policy select(int arch) {
-    segmented_reduce_policy p = segmented_reduce_tuning::select(arch);
-    p.run_min_steps = Steps;
     return p;
   }
 };
@@ -235,20 +225,17 @@ void register_segmented_reduce(const options& opt) {
   if (!opt.full) {
     return;
   }
-  // Other walk shapes, a register cap, and shortest runs read as a reduce reads (no better on the
-  // H100: tuning/reduce.cuh).
-  add(opt, "segmented_float", "gpuprims::segmented_reduce_256x8", role::variant,
-      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<256, 8>>, fixed, {"length"});
-  add(opt, "segmented_float", "gpuprims::segmented_reduce_64x32", role::variant,
-      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<64, 32>>, fixed, {"length"});
-  add(opt, "segmented_float", "gpuprims::segmented_reduce_128x16_min6", role::variant,
-      gpuprims_segmented_bench<source::offsets, walk_shape_tuning<128, 16, 6>>, fixed, {"length"});
-  add(opt, "segmented_float", "gpuprims::segmented_reduce_run256", role::variant,
-      gpuprims_segmented_bench<source::offsets, run_min_tuning<256>>, fixed, {"length"});
-  add(opt, "segmented_float", "gpuprims::segmented_reduce_run512", role::variant,
-      gpuprims_segmented_bench<source::offsets, run_min_tuning<512>>, fixed, {"length"});
-  add(opt, "segmented_float", "gpuprims::segmented_reduce_run1024", role::variant,
-      gpuprims_segmented_bench<source::offsets, run_min_tuning<1024>>, fixed, {"length"});
+  // Other grids of walkers, words per lane and register caps.
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_words1", role::variant,
+      gpuprims_segmented_bench<source::offsets, walker_tuning<512, 1, 2>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_words2", role::variant,
+      gpuprims_segmented_bench<source::offsets, walker_tuning<512, 2, 2>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_words8", role::variant,
+      gpuprims_segmented_bench<source::offsets, walker_tuning<512, 8, 2>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_blocks1024", role::variant,
+      gpuprims_segmented_bench<source::offsets, walker_tuning<1024, 4, 2>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_min3", role::variant,
+      gpuprims_segmented_bench<source::offsets, walker_tuning<512, 4, 3>>, fixed, {"length"});
 }
 
 }  // namespace gpuprims::bench

@@ -51,9 +51,11 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // sass: reduce_pass_kernel<gpuprims::reduce_tuning, (false|true), long long, .*long long> has LDG\.E\.128
 // sass: reduce_pass_kernel<gpuprims::reduce_tuning lacks ATOM|RED\.
 
-// segmented_reduce reads a long run of one segment in 16-byte words, and counts nothing either.
+// segmented_reduce reads its items in 16-byte words, keeps everything in registers (no local
+// memory), and counts nothing either.
 // sass: segmented_reduce_kernel<gpuprims::segmented_reduce_tuning, float, .*float has LDG\.E\.128
 // sass: segmented_(reduce|fixup)_kernel< lacks ATOM|RED\.
+// sass: segmented_(reduce|fixup)_kernel< lacks (LDL|STL)
 
 // The warp level is shuffles, not shared memory; the block level adds one shared slot per warp
 // (8 floats and the all_reduce result for 256 threads).

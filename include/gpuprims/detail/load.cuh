@@ -37,6 +37,17 @@ struct vector_word<16> {
   using type = uint4;
 };
 
+// One 16-byte global load that stays one instruction (LDG.E.128): where the word's four 32-bit
+// parts end up as separate items in registers, the compiler splits a plain uint4 load into four
+// 32-bit loads. `p` must be 16-byte aligned.
+__device__ __forceinline__ uint4 load16(const void* p) {
+  uint4 v;
+  asm("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+      : "l"(p));
+  return v;
+}
+
 // load(k) for k in [0, N), all issued, then consume(k, value) for each in order.
 template <int N, class Load, class Consume>
 __device__ __forceinline__ void load_then_consume(Load&& load, Consume&& consume) {

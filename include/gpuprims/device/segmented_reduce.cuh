@@ -47,7 +47,7 @@ cudaError_t segmented_with_workspace(const Item* in, Offsets offsets, T* out,
 }  // namespace detail
 
 /// Bytes of workspace gpuprims::segmented_reduce and gpuprims::reduce_batched need for results of
-/// type T, on the current device: a constant (two records per block of the policy, about 64 KiB
+/// type T, on the current device: a constant (two records per walker of the policy, about 96 KiB
 /// for float), whatever the segments.
 template <class T, class Tuning = segmented_reduce_tuning>
 [[nodiscard]] cudaError_t segmented_reduce_workspace_bytes(std::size_t& bytes) {
@@ -57,10 +57,11 @@ template <class T, class Tuning = segmented_reduce_tuning>
 /// out[s] = op(init, in[offsets[s]] op ... op in[offsets[s + 1] - 1]) for each of `num_segments`
 /// segments, given by num_segments + 1 offsets (any integer type) in device memory; init for an
 /// empty segment. Items convert to T; Op takes and returns T and must be associative and
-/// commutative (a long run of one segment is read interleaved, as gpuprims::reduce reads). The work
-/// is spread evenly over the segments' items and ends together (a merge path), so a segment of 2^24
-/// items among a million empty or tiny ones costs what its items cost, and the combination order
-/// depends on the offsets alone: the bits repeat on every GPU. Two launches, whatever the segments.
+/// commutative (the lanes of a warp read a segment's items interleaved). The work is spread evenly
+/// over the segments' items and ends together (a merge path), so a segment of 2^24 items among a
+/// million empty or tiny ones costs what its items cost, and the combination order depends on the
+/// offsets and the input's alignment alone: the bits repeat on every GPU. Two launches, whatever
+/// the segments.
 /// Offsets must not decrease: where they do the results are undefined, though nothing outside
 /// in[offsets[0], offsets[num_segments]) is read and nothing outside out[0, num_segments) written.
 /// The input's extent lies in device memory, so an output overlapping it is not detected (don't).

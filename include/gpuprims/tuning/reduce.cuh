@@ -85,18 +85,18 @@ struct reduce_rows_tuning {
 };
 
 /// How gpuprims::segmented_reduce spreads its work: the segments' ends and the items merged into
-/// one sequence (merge path), cut into `blocks` equal ranges, one per block, each walked in tiles
-/// of `block_threads * items_per_thread` steps; the blocks' partial results meet in one more block,
+/// one sequence (merge path), cut into equal ranges, one per warp of `blocks` blocks of
+/// `block_threads` threads (a walker), each read in groups of 32 lanes x `words_per_lane`
+/// consecutive 16-byte words; the walkers' partial results meet in one more block,
 /// `fixup_items_per_thread` records per thread at a time. The order of every combination is a
-/// function of the offsets and these numbers only (not of the GPU), so the bits repeat.
+/// function of the offsets, the input's alignment and these numbers only (not of the GPU), so the
+/// bits repeat.
 struct segmented_reduce_policy {
-  int block_threads;
-  int items_per_thread;  ///< 2 * block_threads * items_per_thread must be a power of two
+  int block_threads;  ///< a multiple of 32 up to 1024
   unsigned int blocks;
+  int words_per_lane;  ///< consecutive 16-byte words per lane and group (1 to 8)
   int fixup_items_per_thread;
-  int stream_loads;           ///< 16-byte loads in flight per thread on a run of one segment
-  std::size_t run_min_steps;  ///< a run of one segment this long skips the walk
-  int min_blocks_per_sm;      ///< __launch_bounds__' minimum: caps the registers of the first pass
+  int min_blocks_per_sm;  ///< __launch_bounds__' minimum: caps the first pass's registers
   bool dependent_launch;
 };
 
@@ -104,15 +104,13 @@ struct segmented_reduce_policy {
 /// architecture.
 struct segmented_reduce_tuning {
   __host__ __device__ static constexpr segmented_reduce_policy select(int /*arch*/) {
-    // Tiles of 128 threads x 16 steps (2048: their ends, items and tails fit 29 KiB of shared
-    // memory for 4-byte items), 2048 ranges (over ten per SM on the GPUs we target, H100 and B200
-    // included; the second pass walks 4094 records, two chunks of 128 x 16). segmented_float, one
-    // run on the H100 (us at lengths 1 / 32 / 1024 / 32768): 128 x 16 4452 / 1086 / 941 / 395,
-    // 256 x 8 5307 / 1828 / 1671 / 439 (the tile's fixed costs, its search, barriers and scan, on
-    // half as many items a warp), 64 x 32 6105 / 1088 / 887 / 429; a register cap of 6 blocks an
-    // SM on 128 x 16 4278 / 1031 / 983 / 388 (no clear gain). Runs of 256 to 1024 steps read as a
-    // reduce reads were no better than 2048 (an earlier walk: 1889-1901 against 1920 us at 1024).
-    return {128, 16, 2048, 16, 4, 2048, 1, true};
+    // 512 blocks of 256 threads: 4096 walkers (8190 records for the second pass, two chunks of
+    // 256 x 16); groups of 32 x 4 words (512 floats); registers capped for two blocks an SM.
+    // segmented_float --full, one run on the H100, us at lengths 1 / 32 / 1024 / 32768 / 2^20:
+    // this policy 4400 / 704 / 522 / 382 / 375; 1024 blocks 4467 / 726 / 543 / 395 / 389; one
+    // word a lane 4134 / 1792 / 744 / 595 / 590, two 4016 / 1091 / 571 / 416 / 409, eight 5854 /
+    // 617 / 638 / 426 / 420; a cap of three blocks an SM (it spills) 5405 / 789 / 574 / 489 / 483.
+    return {256, 512, 4, 16, 2, true};
   }
 };
 

@@ -1,6 +1,6 @@
 // gpuprims::segmented_reduce's kernels: a merge path over the segments' ends and the items, cut
-// into equal ranges, one per block; the partials of segments that cross ranges meet in one more
-// block.
+// into equal ranges, one per warp of the grid (a walker); the partials of segments that cross
+// ranges meet in one more block.
 //
 // The sequence. Segment j holds items [offsets[j], offsets[j + 1]) (relative to offsets[0]); merge
 // the n items with the S segment ends so that end j comes right after segment j's last item (and
@@ -9,15 +9,16 @@
 // step is one unit of work, whatever the lengths: a million empty segments and one of 2^24 items
 // cost what their steps cost, and empty segments cost a step each.
 //
-// The order. Block b walks steps [b * R, (b + 1) * R) (R: S + n over the policy's blocks, rounded
-// up to whole tiles), tile by tile; thread r folds the tile's items r * items_per_thread onwards
-// (items_per_thread of them; a tile's ends only cut them into runs). A run (the part of one
-// segment inside a thread) folds in item order; runs join with the threads
-// before them through a segmented scan over the block (block_segmented.cuh) and a carry from the
-// tile before. A segment that crosses a range boundary leaves a record at each boundary (the head
-// and the tail of each block's range); the fixup block walks the records in order. A run of one
-// segment of at least run_min_steps is read as gpuprims::reduce reads (interleaved), so Op must
-// commute. All of it depends on the offsets and the policy only: the bits repeat on every GPU.
+// The order. Walker w (of W = blocks * block_threads / 32) walks steps [w * R, (w + 1) * R) (R:
+// S + n over W, rounded up). Its items come in groups of 32 16-byte words aligned to the input's
+// 16-byte boundaries (lane l holds word l). Within a segment, lane l folds the items of its words
+// in address order (its runs, cut where segments end); at each group in which some segment ends,
+// the lanes' folds so far join the segment's value in a fixed tree (lane 0 takes lane 16, then 8,
+// 4, 2, 1), and the runs of that group join in lane order (a segmented warp scan). Lanes
+// interleave, so Op must commute. A segment that crosses a range boundary leaves a record at each
+// boundary (the head and the tail of each walker's range); the fixup block walks the records in
+// order. All of it depends on the offsets, the input's alignment and the policy only: the bits
+// repeat on every GPU.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -32,6 +33,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace gpuprims::detail {
 
@@ -159,333 +162,339 @@ struct segment_writer {
 template <class Tuning>
 inline constexpr segmented_reduce_policy segmented_here = Tuning::select(GPUPRIMS_TARGET_ARCH);
 
-// The smallest j in [a, b) with step_of(j) >= d (b if none), for step_of increasing in j. A warp
-// searches together, 32 probes a round (log32 of the range); every lane returns the answer.
-template <class Index, class StepOf>
-__device__ Index warp_search(Index a, Index b, Index d, StepOf step_of) {
-  const auto lane = static_cast<Index>(lane_id());
-  while (a < b) {
-    const Index stride = (b - a + 31) / 32;
-    const Index j = a + (lane + 1) * stride - 1;
-    const unsigned int ballot = __ballot_sync(full_warp, j >= b || step_of(j) >= d);
-    if (ballot == 0) {
-      return b;
-    }
-    const auto first = static_cast<Index>(__ffs(static_cast<int>(ballot)) - 1);
-    const Index probe = a + (first + 1) * stride - 1;
-    a += first * stride;
-    b = probe < b ? probe : b;
-  }
-  return a;
-}
-
-// This thread's share of a run of `m` items of one segment at `p`: 16-byte words (StreamLoads in
-// flight per thread) between the items before the first 16-byte boundary and those after the last,
-// each folded in address order. The same shares and order as a reduce over those items would give
-// for this block shape, a function of `p`'s alignment and `m` only.
-template <int Threads, int StreamLoads, class T, class Op, class Item>
-__device__ __forceinline__ void run_share(const Item* p, std::size_t m, Op& op, int rank,
-                                          thread_runs<T, Op>& runs) {
-  constexpr std::size_t per_word = reduce_items_per_word<Item>;
-  const reduce_layout<Item> layout(p, m);
-  const auto r = static_cast<std::size_t>(rank);
-  if (r < layout.head) {
-    runs.add(static_cast<T>(p[r]), op);
-  }
-  const Item* words = p + layout.head;
-  strided_load_then_consume<StreamLoads>(
-      layout.words, r, Threads,
-      [&](std::size_t w) {
-        if constexpr (reduce_vectorizable<Item>) {
-          return reinterpret_cast<const uint4*>(words)[w];
-        } else {
-          return words[w];
-        }
-      },
-      [&](std::size_t, const auto& word) {
-        if constexpr (reduce_vectorizable<Item>) {
-          Item items[per_word];
-          memcpy(items, &word, 16);
-#pragma unroll
-          for (std::size_t j = 0; j < per_word; ++j) {
-            runs.add(static_cast<T>(items[j]), op);
-          }
-        } else {
-          runs.add(static_cast<T>(word), op);
-        }
-      });
-  if (r < layout.tail) {
-    runs.add(static_cast<T>(words[layout.words * per_word + r]), op);
-  }
-}
-
-// A tile's items in shared memory, one padding slot every 32 so that thread r reading its
-// consecutive items r * P .. r * P + P - 1 meets no bank conflict (4-byte items).
-template <class Item, std::size_t Tile>
-struct tile_items {
-  Item slots[Tile + Tile / 32];
-  __device__ __forceinline__ Item& operator[](std::uint32_t j) { return slots[j + j / 32]; }
-};
-
-// Which segment, if any, ends at each item of a tile: tails[j] = k where item j is the last item
-// of segment s0 + k (the tile's first open segment s0); no_tail elsewhere. Kept all no_tail between
-// tiles (each thread clears what it read).
-template <std::size_t Tile>
-struct tile_tails {
-  static constexpr std::uint16_t no_tail = 0xffff;
-  static_assert(Tile < no_tail, "segmented_reduce_policy: tiles of fewer than 65535 steps");
-  alignas(16) std::uint16_t at[Tile];
-
-  // Thread `rank`'s P consecutive entries, cleared behind it.
-  template <int P>
-  __device__ __forceinline__ void take(int rank, std::uint16_t (&out)[P]) {
-    std::uint16_t* mine = at + static_cast<std::size_t>(rank) * P;
-    if constexpr (P % 8 == 0) {
-      // 16-byte reads and writes: a warp's 512 bytes in four wavefronts.
-      bool any = false;
-#pragma unroll
-      for (int k = 0; k < P; k += 8) {
-        const uint4 v = reinterpret_cast<const uint4*>(mine)[k / 8];
-        memcpy(out + k, &v, 16);
-        any = any || (v.x & v.y & v.z & v.w) != 0xffffffffu;
-      }
-      if (any) {
-#pragma unroll
-        for (int k = 0; k < P; k += 8) {
-          reinterpret_cast<uint4*>(mine)[k / 8] =
-              make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
-        }
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < P; ++k) {
-        out[k] = mine[k];
-        mine[k] = no_tail;
+// Two searches at once, 16 lanes each: the smallest j in [a0, b0) with step_of(j) >= d0 (b0 if
+// none) and the same for (a1, b1, d1), for step_of increasing in j. 16 probes a round (log16 of
+// the range); every lane returns both answers.
+template <class StepOf>
+__device__ void warp_search_two(std::size_t a0, std::size_t b0, std::size_t d0, std::size_t a1,
+                                std::size_t b1, std::size_t d1, StepOf step_of, std::size_t& r0,
+                                std::size_t& r1) {
+  const int lane = lane_id();
+  const int half = lane / 16;
+  const auto sub = static_cast<std::size_t>(lane % 16);
+  std::size_t a = half == 0 ? a0 : a1;
+  std::size_t b = half == 0 ? b0 : b1;
+  const std::size_t d = half == 0 ? d0 : d1;
+  while (__ballot_sync(full_warp, a < b) != 0) {
+    const bool active = a < b;
+    const std::size_t stride = active ? (b - a + 15) / 16 : 0;
+    const std::size_t j = a + (sub + 1) * stride - 1;
+    const bool hit = active && (j >= b || step_of(j) >= d);
+    const unsigned int mine = (__ballot_sync(full_warp, hit) >> (16 * half)) & 0xffffu;
+    if (active) {
+      if (mine == 0) {
+        a = b;  // none in range: the answer is b
+      } else {
+        const auto first = static_cast<std::size_t>(__ffs(static_cast<int>(mine)) - 1);
+        const std::size_t probe = a + (first + 1) * stride - 1;
+        a += first * stride;
+        b = probe < b ? probe : b;
       }
     }
   }
-};
+  r0 = __shfl_sync(full_warp, a, 0);
+  r1 = __shfl_sync(full_warp, a, 16);
+}
 
-// The first pass: block b walks its range of the merged sequence. Segments that begin and end in
-// the range are written; the run open at each end of the range becomes a record.
+// The fold of `value` over the warp's lanes (absent values skipped), the same in every lane: a
+// tree to lane 0 (lane l takes lane l + 16, + 8, ...), then lane 0's result broadcast.
+template <class T, class Op>
+__device__ __forceinline__ maybe<T> warp_fold(maybe<T> value, maybe_op<Op>& mop) {
+#pragma unroll
+  for (int delta = 16; delta > 0; delta /= 2) {
+    value = mop(value, shuffle_down(value, static_cast<unsigned int>(delta)));
+  }
+  return shuffle_from(value, 0);
+}
+
+// A 16-byte word of items (or one item, for items that do not pack into 16 bytes).
+template <class Item>
+using walk_word = std::conditional_t<reduce_vectorizable<Item>, uint4, Item>;
+
+// The first pass: each warp of the grid (a walker) takes an equal range of the merged sequence.
+// Segments that begin and end in the range are written; the run open at each end of the range
+// becomes a record.
 //
-// A tile of the walk is `tile` steps [d0, d1): the segments s0 .. s1 - 1 that end in it and the
-// items [i0, i1) between. Each thread folds `per_thread` consecutive items (in item order, not
-// steps: a tile holds at most `tile` items and at most `tile` ends, so both loops are bounded);
-// the ends are first scattered as tails, one per non-empty segment, and the empty segments written.
+// A walker reads its items in groups of 32 x words_per_lane 16-byte words, aligned to 16-byte
+// boundaries of the input; lane l holds the group's words l * words_per_lane onwards (consecutive
+// items). Words that lie wholly inside the walker's items are 16-byte loads, the partial ones at
+// its range's two ends are read item by item; the next group's loads are in flight while a group
+// is walked. A group in which no segment ends adds each lane's items to that lane's accumulator. A
+// group in which some do: the lanes' accumulators are folded (warp_fold) onto the carry (the open
+// segment's value so far), the ends are scattered as tails (one per non-empty segment) into the
+// warp's shared row, each lane folds its items in order, closing a run at each tail, and the runs
+// join across the lanes (a segmented warp scan, the carry in front).
 template <class Tuning, class T, class Op, class Item, class Offsets>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
                                   segmented_here<Tuning>.min_blocks_per_sm)
     segmented_reduce_kernel(const Item* __restrict__ in, Offsets offsets, std::size_t segments,
                             T* __restrict__ out, T init, Op op, segment_records<T> records) {
   constexpr int threads = segmented_here<Tuning>.block_threads;
-  constexpr int per_thread = segmented_here<Tuning>.items_per_thread;
-  constexpr std::size_t tile = std::size_t{threads} * per_thread;
-  constexpr std::size_t window = 2 * tile;
-  static_assert(threads % 32 == 0 && threads <= 1024 && per_thread > 0,
+  // Items narrower than 4 bytes take proportionally fewer words, so that a lane holds at most
+  // 4 x words_per_lane items and a warp's row of tails at most 512 x words_per_lane bytes.
+  constexpr int words_per_lane =
+      sizeof(Item) >= 4 ? segmented_here<Tuning>.words_per_lane
+      : segmented_here<Tuning>.words_per_lane * static_cast<int>(sizeof(Item)) >= 4
+          ? segmented_here<Tuning>.words_per_lane * static_cast<int>(sizeof(Item)) / 4
+          : 1;
+  constexpr int warps = threads / 32;
+  static_assert(threads % 32 == 0 && threads <= 1024 && words_per_lane >= 1,
                 "segmented_reduce_policy: block_threads a multiple of 32 up to 1024");
-  static_assert((window & (window - 1)) == 0,
-                "segmented_reduce_policy: 2 * block_threads * items_per_thread a power of two");
-  using join_t = runs_across_block<threads, T, Op>;
-  using tails_t = tile_tails<tile>;
-  // ends[j % window]: the step of segment j's end relative to the range's start, for the segments
-  // a tile can close and those the next can (a tile closes at most `tile`).
-  __shared__ std::uint32_t ends[window];
-  __shared__ tile_items<Item, tile> items;
-  __shared__ tails_t tails;
-  __shared__ typename join_t::storage join_storage;
-  __shared__ std::size_t range_state;
+  constexpr std::size_t per_word = reduce_items_per_word<Item>;
+  constexpr int per_lane = words_per_lane * static_cast<int>(per_word);
+  constexpr std::size_t group = 32 * static_cast<std::size_t>(per_lane);
+  using word_t = walk_word<Item>;
+  constexpr std::uint32_t no_tail = 0xffffffffu;
+  // Per warp, item k of lane l at [k * 32 + l] (conflict-free reads): the key, less the group's
+  // first key, of the segment whose last item it is; no_tail elsewhere (each lane clears its own).
+  __shared__ std::uint32_t tails_of[warps][group];
 
   wait_for_prior_grids();
-  const int rank = static_cast<int>(threadIdx.x);
+  const int lane = lane_id();
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  std::uint32_t* const tails = tails_of[warp];
+#pragma unroll
+  for (int k = 0; k < per_lane; ++k) {
+    tails[k * 32 + lane] = no_tail;
+  }
+  __syncwarp();
+  const std::size_t walker = std::size_t{blockIdx.x} * warps + static_cast<std::size_t>(warp);
+  const std::size_t walkers = std::size_t{gridDim.x} * warps;
+  const bool first_walker = walker == 0;
+
   const auto first_offset = static_cast<std::size_t>(offsets[0]);
   const auto last_offset = static_cast<std::size_t>(offsets[segments]);
   // Offsets that decrease give undefined results, but every read stays inside
   // in[offsets[0], max(offsets[0], offsets[segments])) and every write inside out[0, segments).
   const std::size_t n = last_offset > first_offset ? last_offset - first_offset : 0;
   const std::size_t total = segments + n;
-  const std::size_t range = ceil_div(ceil_div(total, gridDim.x), tile) * tile;
+  const std::size_t range = ceil_div(total, walkers);
   if (range >= std::size_t{0xffffffff}) {
-    __trap();  // ranges of 2^32 steps: more than 2^42 items on the library's policy
+    __trap();  // ranges of 2^32 steps: more than 2^44 items on the library's policy
   }
-  const std::size_t lo = blockIdx.x * range < total ? blockIdx.x * range : total;
+  const std::size_t lo = walker * range < total ? walker * range : total;
   const std::size_t hi = total - lo > range ? lo + range : total;
-  const Item* items_in = in + first_offset;
-
-  if (rank < 32) {
-    // The walk's state at step lo: the number of segment ends before it.
-    const std::size_t state = warp_search(
-        lo > n ? lo - n : 0, lo < segments ? lo : segments, lo,
-        [&](std::size_t j) { return static_cast<std::size_t>(offsets[j + 1]) - first_offset + j; });
-    if (rank == 0) {
-      range_state = state;
-    }
+  const Item* const items_in = in + first_offset;
+  // The walk's state at steps lo and hi: the number of segment ends before each.
+  std::size_t s_lo = 0, s_hi = 0;
+  warp_search_two(
+      lo > n ? lo - n : 0, lo < segments ? lo : segments, lo, hi > n ? hi - n : 0,
+      hi < segments ? hi : segments, hi,
+      [&](std::size_t j) { return static_cast<std::size_t>(offsets[j + 1]) - first_offset + j; },
+      s_lo, s_hi);
+  s_hi = s_hi > s_lo ? s_hi : s_lo;
+  // Positions from here on are "virtual": item i is at i + head, so that groups start at 16-byte
+  // boundaries of the input.
+  std::size_t head = 0;
+  if constexpr (reduce_vectorizable<Item>) {
+    head = (reinterpret_cast<std::uintptr_t>(items_in) % 16) / sizeof(Item);
   }
-#pragma unroll
-  for (int k = 0; k < per_thread; ++k) {
-    tails.at[k * threads + rank] = tails_t::no_tail;
-  }
-  __syncthreads();
-  const std::size_t range_first = range_state;
-  const auto end_step = [&](std::size_t j) -> std::uint32_t {
-    const std::size_t step = static_cast<std::size_t>(offsets[j + 1]) - first_offset + j;
-    return step < lo
-               ? 0u
-               : (step - lo >= 0xffffffffu ? 0xffffffffu : static_cast<std::uint32_t>(step - lo));
-  };
-  const auto load_ends = [&](std::size_t from, std::size_t to) {
-    to = to < segments ? to : segments;
-    for (std::size_t j = from + rank; j < to; j += threads) {
-      ends[j % window] = end_step(j);
+  const std::size_t v_lo = lo - s_lo + head;
+  const std::size_t v_hi = (hi - s_hi > lo - s_lo ? hi - s_hi : lo - s_lo) + head;
+  const word_t* const words = reinterpret_cast<const word_t*>(
+      reinterpret_cast<std::uintptr_t>(items_in) - head * sizeof(Item));
+  // Segment j's end (one past its last item), clamped into the walker's items; past the walker's
+  // last end: "never".
+  constexpr std::size_t never = ~std::size_t{0};
+  const auto end_at = [&](std::size_t j) -> std::size_t {
+    if (j >= s_hi) {
+      return never;
     }
+    const auto o = static_cast<std::size_t>(offsets[j + 1]);
+    std::size_t e = (o > first_offset ? o - first_offset : 0) + head;
+    e = e < v_lo ? v_lo : e;
+    return e > v_hi ? v_hi : e;
   };
-  load_ends(range_first, range_first + window);
-  __syncthreads();
 
   maybe_op<Op> mop{op};
   segment_writer<T, Op> finish{out, init, op, segments};
-  const bool first_block = blockIdx.x == 0;
-  // A segment closed in this range: the one open at its start (unless this is the first block) is
-  // a record for the fixup, the others are written.
+  // A segment closed in this range: the one open at its start (unless this is the first walker)
+  // is a record for the fixup, the others are written.
   const auto emit = [&](std::uint64_t key, const maybe<T>& part) {
-    if (key == range_first && !first_block) {
-      records.put(2 * blockIdx.x, range_first, part);  // the head: it began before the range
+    if (key == s_lo && !first_walker) {
+      records.put(2 * walker, s_lo, part);  // the head: it began before the range
     } else {
       finish(key, part);
     }
   };
-  maybe<T> carry = nothing<T>();
-  int phase = 0;
-  std::size_t s0 = range_first;
-  std::size_t previous_s0 = range_first;
-  // Steps relative to lo from here on (a range is under 2^32 steps).
-  const auto r_hi = static_cast<std::uint32_t>(hi - lo);
-  // The next tile's items, loaded while this tile is walked: items [ahead_at, ahead_at + tile)
-  // (those that exist; a tile holds at most `tile` items).
-  Item ahead[per_thread];
-  std::size_t ahead_at = ~std::size_t{0};
-  const auto fetch = [&](std::size_t at) {
-    const std::size_t left = n > at ? n - at : 0;
-    const auto limit = static_cast<std::uint32_t>(left < tile ? left : tile);
-#pragma unroll
-    for (int k = 0; k < per_thread; ++k) {
-      const auto j = static_cast<std::uint32_t>(k * threads + rank);
-      ahead[k] = j < limit ? items_in[at + j] : Item{};
-    }
-    ahead_at = at;
-  };
-  for (std::uint32_t r0 = 0; r0 < r_hi;) {
-    // Steps up to the next segment end are items of segment s0 alone: a long enough run of them
-    // is read as a reduce reads (16-byte words, several loads in flight), with no walk and no
-    // per-item bookkeeping.
-    const std::uint32_t next_end = s0 < segments ? ends[s0 % window] : r_hi;
-    const std::uint32_t run_end = next_end < r_hi ? next_end : r_hi;
-    if (run_end > r0 && run_end - r0 >= segmented_here<Tuning>.run_min_steps) {
-      thread_runs<T, Op> runs;
-      run_share<threads, segmented_here<Tuning>.stream_loads, T>(items_in + (lo + r0 - s0),
-                                                                 run_end - r0, op, rank, runs);
-      join_t::join(join_storage, phase, mop, runs, carry, rank);
-      r0 = run_end;
-      fetch(lo + r0 - s0);
-      continue;
-    }
-    const std::uint32_t r1 = r_hi - r0 > tile ? r0 + static_cast<std::uint32_t>(tile) : r_hi;
-    // The segments that end in this tile: s0 + [0, k1). Each warp finds k1 on its own (no
-    // barrier): three rounds of probes.
-    const auto s0_slot = static_cast<std::uint32_t>(s0 % window);
-    const auto most = static_cast<std::uint32_t>(segments - s0 < tile ? segments - s0 : tile);
-    std::uint32_t k1 =
-        warp_search(0u, most, r1, [&](std::uint32_t k) { return ends[(s0_slot + k) % window]; });
-    // Clamps that only undefined (decreasing) offsets reach: items stay within [i0, i1) of [0, n].
-    const std::size_t i0 = lo + r0 - s0;
-    const std::size_t ends_at_least = lo + r1 > n + s0 ? lo + r1 - n - s0 : 0;
-    k1 = k1 < ends_at_least ? static_cast<std::uint32_t>(ends_at_least) : k1;
-    k1 = k1 > r1 - r0 ? r1 - r0 : k1;
-    const std::uint32_t count = (r1 - r0) - k1;  // the tile's items
-    if (ahead_at != i0) {
-      fetch(i0);  // the range's first tile
-    }
-#pragma unroll
-    for (int k = 0; k < per_thread; ++k) {
-      const auto j = static_cast<std::uint32_t>(k * threads + rank);
-      if (j < count) {
-        items[j] = ahead[k];
-      }
-    }
-    if (r1 < r_hi) {
-      fetch(i0 + count);
-    }
-    // The tile's items before the end of segment s0 + k, within [0, count] (undefined offsets
-    // included).
-    const auto items_before_end = [&](std::uint32_t k) -> std::uint32_t {
-      const auto e = static_cast<std::int32_t>(ends[(s0_slot + k) % window] - r0 - k);
-      return e < 0
-                 ? 0u
-                 : (static_cast<std::uint32_t>(e) > count ? count : static_cast<std::uint32_t>(e));
-    };
-    for (auto k = static_cast<std::uint32_t>(rank); k < k1; k += threads) {
-      const std::uint32_t e = items_before_end(k);
-      const std::uint32_t b = k == 0 ? 0u : items_before_end(k - 1);
-      if (e > b) {
-        tails.at[e - 1] = static_cast<std::uint16_t>(k);
-      } else if (k > 0) {
-        finish(s0 + k, nothing<T>());  // empty
-      }
-    }
-    // Segment s0 may end before the tile's first item: it is what the tiles before carried.
-    if (k1 > 0 && items_before_end(0) == 0) {
-      if (rank == 0) {
-        emit(s0, carry);
-      }
-      carry = nothing<T>();
-    }
-    load_ends(previous_s0 + window, s0 + window);  // the slots the tile before has done with
-    __syncthreads();
 
-    // This thread's items, folded in order; a tail closes the run it ends.
+  // The window of ends: lane j holds end (win + j) for j >= used, the next 32 ends in `ahead`.
+  std::size_t win = s_lo;
+  std::size_t window = end_at(win + static_cast<std::size_t>(lane));
+  std::size_t ahead = end_at(win + 32 + static_cast<std::size_t>(lane));
+  int used = 0;
+  std::size_t next_end = __shfl_sync(full_warp, window, 0);  // the first end not yet taken
+  std::size_t last_end = v_lo;  // the end taken last (where the open segment's items begin)
+  maybe<T> carry = nothing<T>();
+  maybe<T> acc = nothing<T>();
+
+  // This lane's words of group g; its items [first, last) are the walker's.
+  const auto load = [&](std::size_t g, word_t(&w)[words_per_lane], int& first, int& last) {
+    const std::size_t v0 = g * group + static_cast<std::size_t>(lane) * per_lane;
+    first = v_lo > v0 ? static_cast<int>(v_lo - v0 < per_lane ? v_lo - v0 : per_lane) : 0;
+    last = v_hi > v0 ? static_cast<int>(v_hi - v0 < per_lane ? v_hi - v0 : per_lane) : 0;
+    const std::size_t w0 = (g * 32 + static_cast<std::size_t>(lane)) * words_per_lane;
+    if (first == 0 && last == per_lane) {
+#pragma unroll
+      for (int k = 0; k < words_per_lane; ++k) {
+        if constexpr (reduce_vectorizable<Item>) {
+          w[k] = load16(words + w0 + k);  // a plain load here is split into 32-bit ones
+        } else {
+          w[k] = words[w0 + k];
+        }
+      }
+    } else {
+      Item items[per_lane] = {};
+#pragma unroll
+      for (int k = 0; k < per_lane; ++k) {
+        if (k >= first && k < last) {
+          items[k] = items_in[v0 + k - head];
+        }
+      }
+      memcpy(w, items, sizeof(items));
+    }
+  };
+
+  // One group: items [g * group, (g + 1) * group) of virtual space, ends up to `until` taken.
+  const auto walk_group = [&](std::size_t g, const word_t(&w)[words_per_lane], int first, int last,
+                              std::size_t until) {
+    Item items[per_lane];
+    memcpy(items, w, sizeof(items));
+    if (next_end > until) {
+      // No segment ends here: each lane adds its items to its accumulator.
+#pragma unroll
+      for (int k = 0; k < per_lane; ++k) {
+        if (k >= first && k < last) {
+          acc = {acc.has ? op(acc.value, static_cast<T>(items[k])) : static_cast<T>(items[k]),
+                 true};
+        }
+      }
+      return;
+    }
+    if (__ballot_sync(full_warp, acc.has) != 0) {
+      carry = mop(carry, warp_fold(acc, mop));
+      acc = nothing<T>();
+    }
+    const std::size_t va = g * group;
+    const std::size_t key_base = win + static_cast<std::size_t>(used);
+    // The ends taken here, 32 at a time: each non-empty segment's tail into the warp's row.
+    bool open_from_before = true;  // the next end closes the segment open when the group began
+    for (;;) {
+      const std::size_t before = __shfl_up_sync(full_warp, window, 1);
+      const unsigned int taken = __ballot_sync(full_warp, lane >= used && window <= until) >> used;
+      const int count = taken == (0xffffffffu >> used) ? 32 - used : __ffs(~taken) - 1;
+      if (lane >= used && lane < used + count) {
+        const std::size_t key = win + static_cast<std::size_t>(lane);
+        const bool continues = lane == used && open_from_before;
+        std::size_t begin = lane == used ? last_end : before;
+        begin = begin > va ? begin : va;
+        if (window > begin) {
+          const auto p = static_cast<std::uint32_t>(window - 1 - va);
+          tails[(p % per_lane) * 32 + p / per_lane] = static_cast<std::uint32_t>(key - key_base);
+        } else if (continues) {
+          emit(key, carry);  // no items here: what came before is all of it
+        } else {
+          finish(key, nothing<T>());  // empty
+        }
+      }
+      if (count > 0) {
+        const std::size_t first_taken = __shfl_sync(full_warp, window, used);
+        const std::size_t first_begin = last_end > va ? last_end : va;
+        if (open_from_before && first_taken <= first_begin) {
+          carry = nothing<T>();  // emitted above
+        }
+        last_end = __shfl_sync(full_warp, window, used + count - 1);
+        open_from_before = false;
+      }
+      used += count;
+      if (used == 32) {
+        win += 32;
+        used = 0;
+        window = ahead;
+        ahead = end_at(win + 32 + static_cast<std::size_t>(lane));
+        next_end = __shfl_sync(full_warp, window, 0);
+        continue;  // more ends may be taken here
+      }
+      next_end = __shfl_sync(full_warp, window, used);
+      break;
+    }
+    __syncwarp();
+    // This lane's items, folded in order; a tail closes the run it ends.
     thread_runs<T, Op> runs;
-    std::uint16_t tail[per_thread];
-    tails.template take<per_thread>(rank, tail);
-    const auto first = static_cast<std::uint32_t>(rank * per_thread);
-    T acc{};
+    T run{};
     bool open = false;
 #pragma unroll
-    for (int k = 0; k < per_thread; ++k) {
-      if (first + k < count) {
-        const auto x = static_cast<T>(items[first + k]);
-        acc = open ? op(acc, x) : x;
+    for (int k = 0; k < per_lane; ++k) {
+      const std::uint32_t tail = tails[k * 32 + lane];
+      if (tail != no_tail) {
+        tails[k * 32 + lane] = no_tail;
+      }
+      if (k >= first && k < last) {
+        const auto x = static_cast<T>(items[k]);
+        run = open ? op(run, x) : x;
         open = true;
-        if (tail[k] != tails_t::no_tail) {
-          runs.close_with(s0 + tail[k], maybe<T>{acc, true}, finish);
+        if (tail != no_tail) {
+          runs.close_with(key_base + tail, maybe<T>{run, true}, finish);
           open = false;
         }
       }
     }
-    runs.acc = maybe<T>{acc, open};
-    const maybe<T> before = join_t::join(join_storage, phase, mop, runs, carry, rank);
+    runs.acc = maybe<T>{run, open};
+    // Join the lanes' runs in lane order, the carry in front.
+    bool seen = runs.closed;
+    const maybe<T> upto = warp_segmented_scan(runs.acc, seen, mop);
+    const maybe<T> previous = shuffle_up(upto, 1);
+    const bool previous_seen = __shfl_up_sync(full_warp, seen ? 1 : 0, 1) != 0;
+    const maybe<T> before = lane == 0 ? carry : (previous_seen ? previous : mop(carry, previous));
     if (runs.closed) {
       emit(runs.first_key, mop(before, runs.first));
     }
-    previous_s0 = s0;
-    s0 += k1;
-    r0 = r1;
+    const maybe<T> last_run = shuffle_from(upto, 31);
+    const bool last_seen = __shfl_sync(full_warp, seen ? 1 : 0, 31) != 0;
+    carry = last_seen ? last_run : mop(carry, last_run);
+    __syncwarp();  // this group's reads of the row before the next group's writes
+  };
+
+  const std::size_t g_first = v_lo / group;
+  const std::size_t g_end = v_hi > v_lo ? ceil_div(v_hi, group) : g_first + 1;
+  word_t current[words_per_lane], next[words_per_lane];
+  int first = 0, last = 0, next_first = 0, next_last = 0;
+  load(g_first, current, first, last);
+#pragma unroll 1
+  for (std::size_t g = g_first; g < g_end; ++g) {
+    if (g + 1 < g_end) {
+      load(g + 1, next, next_first, next_last);
+    }
+    // The ends a group takes: those up to its last item; the walker's last group takes the rest.
+    walk_group(g, current, first, last, g + 1 >= g_end ? v_hi : (g + 1) * group);
+#pragma unroll
+    for (int k = 0; k < words_per_lane; ++k) {
+      current[k] = next[k];
+    }
+    first = next_first;
+    last = next_last;
   }
-  if (rank == 0) {
-    // s0: the run open at the range's end. Where the head never closed it is that run.
-    const bool head_closed = s0 > range_first;
-    if (!head_closed && !first_block) {
-      records.put(2 * blockIdx.x, range_first, carry);
-      records.put(2 * blockIdx.x + 1, s0, nothing<T>());
+  if (__ballot_sync(full_warp, acc.has) != 0) {
+    carry = mop(carry, warp_fold(acc, mop));
+  }
+  if (lane == 0) {
+    // The run open at the range's end is segment win + used. Where the head never closed, it is
+    // that run.
+    const std::size_t open_key = win + static_cast<std::size_t>(used);
+    const bool head_closed = open_key > s_lo;
+    if (!head_closed && !first_walker) {
+      records.put(2 * walker, s_lo, carry);
+      records.put(2 * walker + 1, s_lo, nothing<T>());
     } else {
-      records.put(2 * blockIdx.x + 1, s0, carry);
+      records.put(2 * walker + 1, open_key, carry);
     }
   }
   allow_next_grid();
 }
 
-// The second pass, one block: records 1 .. 2 * blocks - 2 in order (the first block's head never
-// leaves it, the last block's tail is past the last segment). Consecutive records of one key are
-// the pieces of one segment; each key is written once, when the key changes.
+// The second pass, one block: records 1 .. 2 * walkers - 2 in order (the first walker's head
+// never leaves it, the last walker's tail is past the last segment). Consecutive records of one key
+// are the pieces of one segment; each key is written once, when the key changes.
 template <class Tuning, class T, class Op>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
     segmented_fixup_kernel(segment_records<T> records, std::size_t count, std::size_t segments,
@@ -534,10 +543,15 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
   }
 }
 
-// The keys, then the parts: 16-byte aligned where the workspace is (2 * blocks keys of 8 bytes).
+// The walkers of a policy: every warp of its grid.
+inline constexpr std::size_t segmented_walkers(const segmented_reduce_policy& p) {
+  return std::size_t{p.blocks} * static_cast<std::size_t>(p.block_threads / 32);
+}
+
+// The keys, then the parts: 16-byte aligned where the workspace is (2 * walkers keys of 8 bytes).
 template <class T>
 inline constexpr std::size_t segmented_workspace_bytes(const segmented_reduce_policy& p) {
-  return 2 * std::size_t{p.blocks} * (sizeof(std::uint64_t) + sizeof(T));
+  return 2 * segmented_walkers(p) * (sizeof(std::uint64_t) + sizeof(T));
 }
 
 inline constexpr std::size_t segmented_workspace_alignment = 16;
@@ -552,16 +566,16 @@ cudaError_t launch_segmented_reduce(const Item* in, Offsets offsets, std::size_t
   const bool dependent = dependent_launch(p.dependent_launch, facts);
   static_assert(alignof(T) <= segmented_workspace_alignment, "T aligned to at most 16 bytes");
   auto* keys = static_cast<std::uint64_t*>(workspace);
-  const segment_records<T> records{keys, reinterpret_cast<T*>(keys + 2 * std::size_t{p.blocks})};
+  const std::size_t walkers = segmented_walkers(p);
+  const segment_records<T> records{keys, reinterpret_cast<T*>(keys + 2 * walkers)};
   const dim3 block(static_cast<unsigned int>(p.block_threads));
   GPUPRIMS_RETURN_IF_ERROR((launch<segmented_reduce_kernel<Tuning, T, Op, Item, Offsets>>(
       dim3(p.blocks), block, stream, dependent, in, offsets, segments, out, init, op, records)));
-  if (p.blocks < 2) {
+  if (walkers < 2) {
     return cudaSuccess;
   }
   return launch<segmented_fixup_kernel<Tuning, T, Op>>(dim3(1), block, stream, dependent, records,
-                                                       2 * std::size_t{p.blocks} - 2, segments, out,
-                                                       init, op);
+                                                       2 * walkers - 2, segments, out, init, op);
 }
 
 }  // namespace gpuprims::detail
