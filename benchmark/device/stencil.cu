@@ -2,7 +2,8 @@
 // against cudaMemcpyAsync of the same bytes (the limit: a stencil reads and writes each element
 // once). The quick set measures radius 3 and 16; --full radii 1, 3, 8 and 16, and the same kernel
 // with the weights read from __constant__ memory (the design choice behind passing them by value).
-// The ladder's rungs register into the same families (ladder/stencil.cu).
+// The ladder's rungs register into the same families (ladder/stencil.cu). Families
+// "stencil1d_fused_rad<R>_steps<S>": temporal blocking (below).
 #include <gpuprims/stencil.cuh>
 
 #include "../stencil_families.cuh"
@@ -52,6 +53,54 @@ void add_family(const options& opt) {
   }
 }
 
+// Family "stencil1d_fused_rad<R>_steps<S>": S steps of a radius-R stencil (clamp, asymmetric
+// weights) over 2^28 floats (--full: 2^24 too): apply_stencil1d_fused (one pass) against
+// apply_stencil1d called S times (through a scratch buffer, allocated outside the timing) and one
+// cudaMemcpyAsync of the signal (the limit of one pass). Bytes counted: one read and one write of
+// the signal, what the fused pass must move; the S single steps move S times that.
+template <int Rad, int Steps>
+void add_fused_family(const options& opt) {
+  const std::string family =
+      "stencil1d_fused_rad" + std::to_string(Rad) + "_steps" + std::to_string(Steps);
+  const arg_list sizes = opt.full ? each({std::int64_t{1} << 24, std::int64_t{1} << 28})
+                                  : each({std::int64_t{1} << 28});
+  add(opt, family, "cudaMemcpyAsync", role::baseline,
+      [](benchmark::State& state) {
+        stencil_bench(state, [](const float* in, float* out, std::size_t n, cudaStream_t s) {
+          return cudaMemcpyAsync(out, in, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
+        });
+      },
+      sizes, {"n"});
+  add(opt, family, "apply_stencil1d x steps", role::baseline,
+      [](benchmark::State& state) {
+        device_scratch scratch(static_cast<std::size_t>(state.range(0)) * sizeof(float));
+        if (scratch.p == nullptr) {
+          state.SkipWithError("allocation failed");
+          return;
+        }
+        stencil_bench(state, [&](const float* in, float* out, std::size_t n, cudaStream_t s) {
+          const float* src = in;
+          cudaError_t e = cudaSuccess;
+          for (int k = 0; k < Steps && e == cudaSuccess; ++k) {
+            float* dst = (Steps - 1 - k) % 2 == 0 ? out : static_cast<float*>(scratch.p);
+            e = gpuprims::apply_stencil1d<Rad>(src, dst, n, some_weights<Rad>(),
+                                               gpuprims::boundary::clamp(), s);
+            src = dst;
+          }
+          return e;
+        });
+      },
+      sizes, {"n"});
+  add(opt, family, "gpuprims::apply_stencil1d_fused", role::default_,
+      [](benchmark::State& state) {
+        stencil_bench(state, [](const float* in, float* out, std::size_t n, cudaStream_t s) {
+          return gpuprims::apply_stencil1d_fused<Rad, Steps>(in, out, n, some_weights<Rad>(),
+                                                             gpuprims::boundary::clamp(), s);
+        });
+      },
+      sizes, {"n"});
+}
+
 }  // namespace
 
 void register_stencil(const options& opt) {
@@ -63,6 +112,14 @@ void register_stencil(const options& opt) {
     add_family<8>(opt);
   }
   add_family<16>(opt);
+  add_fused_family<1, 1>(opt);
+  add_fused_family<1, 2>(opt);
+  add_fused_family<1, 4>(opt);
+  add_fused_family<1, 8>(opt);
+  add_fused_family<3, 1>(opt);
+  add_fused_family<3, 2>(opt);
+  add_fused_family<3, 4>(opt);
+  add_fused_family<3, 8>(opt);
 }
 
 }  // namespace gpuprims::bench

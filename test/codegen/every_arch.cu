@@ -195,6 +195,7 @@ void stencils(cudaStream_t s) {
   T* out = nullptr;
   const gpuprims::stencil_weights<T, Rad> w{};
   (void)gpuprims::apply_stencil1d<Rad>(in, out, 1, w, gpuprims::boundary::mirror(), s);
+  (void)gpuprims::apply_stencil1d_fused<Rad, 4>(in, out, 1, w, gpuprims::boundary::mirror(), s);
   using gpuprims::ladder::stencil_rung;
   (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::naive>(in, out, 1, w,
                                                                     gpuprims::boundary{}, s);

@@ -1,6 +1,6 @@
-// Codegen checks for the stencil and its ladder (see check_sass.py): the default moves 16-byte
-// words (global loads and stores, shared-memory windows), and no kernel of any radius uses local
-// memory.
+// Codegen checks for the stencil, its fused steps and its ladder (see check_sass.py): the default
+// moves 16-byte words (global loads and stores, shared-memory windows), and no kernel of any radius
+// uses local memory.
 #include <gpuprims/device/stencil.cuh>
 #include <gpuprims/ladder/stencil.cuh>
 
@@ -15,6 +15,7 @@ void launchers(const T* in, T* out) {
   (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::naive>(in, out, 0, w);
   (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::shared_halo>(in, out, 0, w);
   (void)gpuprims::ladder::apply_stencil1d<Rad, stencil_rung::shared_vectorized>(in, out, 0, w);
+  (void)gpuprims::apply_stencil1d_fused<Rad, 4>(in, out, 0, w);
 }
 template void launchers<1>(const float*, float*);
 template void launchers<3>(const float*, float*);
@@ -34,6 +35,14 @@ template void launchers<16>(const double*, double*);
 // sass: stencil_kernel<gpuprims::stencil_tuning, 16, double, .*> has STG\.E\.128
 // sass: stencil_kernel<gpuprims::ladder::stencil_shared_tuning<1>, 3, float, .*> lacks [LS]TG\.E\.128
 // sass: stencil_naive_kernel lacks LDS
+
+// Four fused steps of Rad 3 over 256 threads x 4 floats: two buffers of (4 + 12 + 1000 + 12 + 4)
+// floats; 16-byte words in and out of global memory and through shared memory at every step.
+// ptxas: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> smem 8256
+// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has LDG\.E\.128
+// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has STG\.E\.128
+// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has LDS\.128
+// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has STS\.128
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
 // and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small

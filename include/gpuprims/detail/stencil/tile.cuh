@@ -104,53 +104,59 @@ __device__ __forceinline__ void stencil_load(T* data, const T* in, std::int64_t 
   }
 }
 
+// The `Unit` outputs whose window starts at `window` (the first output's position less `Margin`):
+// a vector of outputs read with 16-byte loads (Unit == 16 / sizeof(T); each element goes into the
+// outputs whose taps reach it, so only one word and the unit's accumulators are live, not the
+// whole window: Rad 16 would hold 36 floats and halve the occupancy), or one output read element
+// by element. Each output starts at 0 and adds its taps in order, weight 0 first, with fused
+// multiply-adds: apply_stencil1d and apply_stencil1d_fused share it, and so their bits.
+template <int Rad, int Margin, class T, int Unit, class Weights>
+__device__ __forceinline__ void stencil_unit(const T* window, const Weights& w, T (&result)[Unit]) {
+  if constexpr (Unit == 16 / static_cast<int>(sizeof(T))) {
+    constexpr int words = (Unit + 2 * Margin) / Unit;
+#pragma unroll
+    for (int k = 0; k < Unit; ++k) {
+      result[k] = T(0);
+    }
+#pragma unroll
+    for (int word = 0; word < words; ++word) {
+      const uint4 v = reinterpret_cast<const uint4*>(window)[word];
+      T x[Unit];
+      memcpy(x, &v, 16);
+#pragma unroll
+      for (int e = 0; e < Unit; ++e) {
+#pragma unroll
+        for (int k = 0; k < Unit; ++k) {
+          const int r = word * Unit + e - (Margin - Rad) - k;  // the tap of output k
+          if (r >= 0 && r <= 2 * Rad) {
+            result[k] = fma(static_cast<T>(w[r]), x[e], result[k]);
+          }
+        }
+      }
+    }
+  } else {
+    static_assert(Unit == 1, "a unit is one output or one 16-byte vector of outputs");
+    T acc = T(0);
+#pragma unroll
+    for (int r = 0; r <= 2 * Rad; ++r) {
+      acc = fma(static_cast<T>(w[r]), window[Margin - Rad + r], acc);
+    }
+    result[0] = acc;
+  }
+}
+
 // The outputs of this thread's units, one unit at a time: consume(j, result) gets unit j's
 // `unit` outputs, at tile offset layout::unit_offset(j). Each unit reads its window of unit + 2 x
-// Rad elements (16-byte loads when vectorised: consecutive threads read consecutive 16-byte words,
-// no bank conflicts) and accumulates with fused multiply-adds, weight 0 first.
+// margin elements (16-byte loads when vectorised: consecutive threads read consecutive 16-byte
+// words, no bank conflicts).
 template <int Rad, int BlockSize, int ItemsPerThread, class T, class Weights, class Consume>
 __device__ __forceinline__ void stencil_compute(const T* data, const Weights& w,
                                                 Consume&& consume) {
   using layout = stencil_layout<Rad, T, BlockSize, ItemsPerThread>;
-  constexpr int unit = layout::unit;
 #pragma unroll
   for (int j = 0; j < layout::units_per_thread; ++j) {
-    const int first = layout::unit_offset(j);
-    T result[unit];
-    if constexpr (layout::vectorized) {
-      // The window data[first, first + unit + 2 margin), one 16-byte word at a time: each element
-      // goes into the outputs whose taps reach it, so only one word and the unit's accumulators
-      // are live (not the whole window: Rad 16 would hold 36 floats and halve the occupancy).
-      // Each output still adds its taps in order, weight 0 first.
-      constexpr int words = (unit + 2 * layout::margin) / unit;
-#pragma unroll
-      for (int k = 0; k < unit; ++k) {
-        result[k] = T(0);
-      }
-#pragma unroll
-      for (int word = 0; word < words; ++word) {
-        const uint4 v = reinterpret_cast<const uint4*>(data + first)[word];
-        T x[unit];
-        memcpy(x, &v, 16);
-#pragma unroll
-        for (int e = 0; e < unit; ++e) {
-#pragma unroll
-          for (int k = 0; k < unit; ++k) {
-            const int r = word * unit + e - (layout::margin - Rad) - k;  // the tap of output k
-            if (r >= 0 && r <= 2 * Rad) {
-              result[k] = fma(static_cast<T>(w[r]), x[e], result[k]);
-            }
-          }
-        }
-      }
-    } else {
-      T acc = T(0);
-#pragma unroll
-      for (int r = 0; r <= 2 * Rad; ++r) {
-        acc = fma(static_cast<T>(w[r]), data[layout::margin - Rad + first + r], acc);
-      }
-      result[0] = acc;
-    }
+    T result[layout::unit];
+    stencil_unit<Rad, layout::margin>(data + layout::unit_offset(j), w, result);
     consume(j, result);
   }
 }

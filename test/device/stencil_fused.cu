@@ -1,0 +1,158 @@
+// gpuprims::apply_stencil1d_fused against Steps calls of gpuprims::apply_stencil1d, bit for bit:
+// radii 1, 2, 3 and 5, 2, 4 and 8 fused steps (and 1), every boundary rule, float and double,
+// sizes from 1 to several tiles (primes and non-multiples of the tile, signals shorter than the
+// halo), batches with odd pitches and unaligned pointers, padding left poisoned, a caller's
+// element-wise tuning, bad arguments.
+#include <gpuprims/device/stencil.cuh>
+
+#include "support/test_support.cuh"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace gpuprims::test;
+
+// A caller's policy: 128-thread blocks with 3 outputs each (not a whole vector: element-wise).
+struct odd_tile_tuning {
+  __host__ __device__ static constexpr gpuprims::stencil_policy select(int, std::size_t, int) {
+    return {128, 3, 0, false};
+  }
+};
+
+const gpuprims::boundary rules[] = {gpuprims::boundary::constant(0.75), gpuprims::boundary::clamp(),
+                                    gpuprims::boundary::periodic(), gpuprims::boundary::mirror()};
+const char* const rule_names[] = {"constant", "clamp", "periodic", "mirror"};
+
+// Weights whose sum is below 1 in magnitude, so that eight steps stay finite and far from
+// denormals; asymmetric, so that a flipped index shows.
+template <int Rad, class T>
+gpuprims::stencil_weights<T, Rad> damped_weights() {
+  gpuprims::stencil_weights<T, Rad> w{};
+  for (int j = 0; j <= 2 * Rad; ++j) {
+    w.w[j] = static_cast<T>((0.3 + 0.05 * j) / (2 * Rad + 1));
+  }
+  return w;
+}
+
+// `rows` signals of `cols` elements (pitches in elements, the data `shift` elements into each
+// allocation); the fused result against Steps single steps through two scratch buffers.
+template <int Rad, int Steps, class T, class Tuning = gpuprims::stencil_tuning>
+void check_case(std::size_t rows, std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
+                std::size_t shift, int rule) {
+  INFO("Rad " << Rad << ", Steps " << Steps << ", " << sizeof(T) * 8 << "-bit, " << rows << " x "
+              << cols << ", pitches " << in_pitch << "/" << out_pitch << ", shift " << shift << ", "
+              << rule_names[rule]);
+  const gpuprims::boundary b = rules[rule];
+  const auto w = damped_weights<Rad, T>();
+  const std::size_t in_elems = shift + (rows - 1) * in_pitch + cols;
+  const std::size_t out_elems = shift + (rows - 1) * out_pitch + cols;
+  std::vector<T> host(in_elems);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (auto& x : host) {
+    x = static_cast<T>(dist(rng()));
+  }
+  device_buffer in(in_elems * sizeof(T)), fused(out_elems * sizeof(T)), a(out_elems * sizeof(T)),
+      c(out_elems * sizeof(T));
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(in.data(), host.data(), in_elems * sizeof(T), cudaMemcpyHostToDevice));
+  fused.poison();
+  a.poison();
+  c.poison();
+  const T* x = reinterpret_cast<const T*>(in.data()) + shift;
+  T* f = reinterpret_cast<T*>(fused.data()) + shift;
+  T* scratch[2] = {reinterpret_cast<T*>(a.data()) + shift, reinterpret_cast<T*>(c.data()) + shift};
+  GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil1d_fused<Rad, Steps, Tuning>(
+      x, f, rows, cols, in_pitch, out_pitch, w, b)));
+  GPUPRIMS_CHECK_LAUNCH();
+  // The reference: Steps single steps, each step's output the next one's input (out_pitch).
+  GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil1d<Rad, Tuning>(x, scratch[0], rows, cols, in_pitch,
+                                                              out_pitch, w, b)));
+  for (int s = 1; s < Steps; ++s) {
+    GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil1d<Rad, Tuning>(
+        scratch[(s - 1) % 2], scratch[s % 2], rows, cols, out_pitch, out_pitch, w, b)));
+  }
+  GPUPRIMS_CHECK_LAUNCH();
+  const std::vector<unsigned char> got = fused.download();
+  const std::vector<unsigned char> want = ((Steps - 1) % 2 == 0 ? a : c).download();
+  std::size_t different = 0, padding_touched = 0;
+  for (std::size_t i = 0; i < out_elems; ++i) {
+    const bool in_row = i >= shift && (i - shift) % out_pitch < cols;
+    const int cmp = std::memcmp(got.data() + i * sizeof(T), want.data() + i * sizeof(T), sizeof(T));
+    if (in_row) {
+      different += cmp == 0 ? 0 : 1;
+    } else {
+      for (std::size_t k = 0; k < sizeof(T); ++k) {
+        padding_touched += got[i * sizeof(T) + k] == poison_byte ? 0 : 1;
+      }
+    }
+  }
+  CHECK(different == 0);
+  CHECK(padding_touched == 0);
+}
+
+template <int Rad, int Steps, class T, class Tuning = gpuprims::stencil_tuning>
+void check_sizes() {
+  // The fused tile of this policy on an H100 (the same on the GPUs whose policy matches).
+  const std::size_t tile = gpuprims::detail::fused_tile<Rad, Steps, T>(
+      gpuprims::detail::stencil_policy_for<Tuning, T, Rad>(90));
+  for (std::size_t cols :
+       {std::size_t{1}, std::size_t{2}, std::size_t{Rad}, std::size_t{7}, std::size_t{100},
+        tile - 1, tile, tile + 1, 3 * tile + 17, std::size_t{20011}}) {
+    for (int rule = 0; rule < 4; ++rule) {
+      check_case<Rad, Steps, T, Tuning>(1, cols, cols, cols, 0, rule);
+    }
+  }
+  // Batches: odd pitches, unaligned data, padding between rows.
+  for (int rule = 0; rule < 4; ++rule) {
+    check_case<Rad, Steps, T, Tuning>(3, 2049, 2051, 2053, 1, rule);
+    check_case<Rad, Steps, T, Tuning>(5, 37, 40, 37, 3, rule);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("apply_stencil1d_fused equals Steps calls of apply_stencil1d, bit for bit",
+          "[stencil][gpu]") {
+  SECTION("Rad 1, 2 steps") { check_sizes<1, 2, float>(); }
+  SECTION("Rad 1, 4 steps") { check_sizes<1, 4, float>(); }
+  SECTION("Rad 1, 8 steps") { check_sizes<1, 8, float>(); }
+  SECTION("Rad 2, 4 steps") { check_sizes<2, 4, float>(); }
+  SECTION("Rad 3, 2 steps") { check_sizes<3, 2, float>(); }
+  SECTION("Rad 3, 4 steps") { check_sizes<3, 4, float>(); }
+  SECTION("Rad 3, 8 steps") { check_sizes<3, 8, float>(); }
+  SECTION("Rad 5, 4 steps") { check_sizes<5, 4, float>(); }
+  SECTION("Rad 1, 1 step") { check_sizes<1, 1, float>(); }
+  SECTION("double, Rad 1, 4 steps") { check_sizes<1, 4, double>(); }
+  SECTION("double, Rad 3, 8 steps") { check_sizes<3, 8, double>(); }
+  SECTION("a caller's element-wise tuning") {
+    check_sizes<2, 4, float, odd_tile_tuning>();
+    check_sizes<3, 8, double, odd_tile_tuning>();
+  }
+}
+
+TEST_CASE("apply_stencil1d_fused rejects bad arguments and launches nothing", "[stencil][gpu]") {
+  device_buffer buffer(4096);
+  const auto* in = reinterpret_cast<const float*>(buffer.data());
+  auto* out = reinterpret_cast<float*>(buffer.data() + 2048);
+  const auto w = damped_weights<1, float>();
+  CHECK(gpuprims::apply_stencil1d_fused<1, 4>(static_cast<const float*>(nullptr), out, 8, w) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprims::apply_stencil1d_fused<1, 4>(in, static_cast<float*>(nullptr), 8, w) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprims::apply_stencil1d_fused<1, 4>(in, const_cast<float*>(in) + 4, 8, w) ==
+        cudaErrorInvalidValue);  // overlap
+  CHECK(gpuprims::apply_stencil1d_fused<1, 4>(in, out, 2, 8, 7, 8, w) ==
+        cudaErrorInvalidValue);  // a pitch shorter than the row
+  CHECK(gpuprims::apply_stencil1d_fused<1, 4>(
+            in, out, 8, w, gpuprims::boundary{static_cast<gpuprims::boundary_mode>(9), 0}) ==
+        cudaErrorInvalidValue);
+  CHECK(gpuprims::apply_stencil1d_fused<1, 4>(in, out, 0, w) == cudaSuccess);  // nothing
+  GPUPRIMS_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
