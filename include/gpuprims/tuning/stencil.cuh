@@ -73,4 +73,30 @@ struct stencil2d_tuning {
   }
 };
 
+/// How apply_stencil2d_fused tiles a grid: blocks of block_x x block_y threads, each block
+/// computing a span of span_x x span_y points at every step (its tile and Steps x Rad points around
+/// it), two buffers of the span and Rad more on every side in shared memory.
+struct stencil2d_fused_policy {
+  int span_x;
+  int span_y;
+  int block_x;
+  int block_y;
+};
+
+/// The library's fused 2D stencil policy for code built for `arch`, elements of `element_size`
+/// bytes and radius `radius`.
+struct stencil2d_fused_tuning {
+  __host__ __device__ static constexpr stencil2d_fused_policy select(int /*arch*/,
+                                                                     std::size_t element_size,
+                                                                     int /*radius*/) {
+    // Spans of 64 x 64 floats (two buffers of 66 x 66 at radius 1: 34.8 KiB; 41.5 KiB at radius
+    // 4) and 64 x 32 doubles (36.0 / 46.1 KiB), within the 48 KiB of static shared memory every
+    // GPU gives a block; 32 x 8 threads. First values, not tuned.
+    if (element_size <= 4) {
+      return {64, 64, 32, 8};
+    }
+    return {64, 32, 32, 8};
+  }
+};
+
 }  // namespace gpuprims
