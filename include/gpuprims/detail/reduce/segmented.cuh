@@ -104,8 +104,9 @@ struct thread_runs {
 };
 
 // Joins the threads' runs across the block, in rank order, and with `carry` (the part of the run
-// open when the tile began). Returns what comes before this thread's first run (carry included);
-// leaves in `carry`, in every thread, the part of the run open at the tile's end. The scan's two
+// open when the chunk of records began: the fixup's). Returns what comes before this thread's
+// first run (carry included); leaves in `carry`, in every thread, the part of the run open at the
+// chunk's end. The scan's two
 // barriers are the only ones: its storage alternates between two buffers (`phase`), so the next
 // join never writes what this one still reads.
 template <int Threads, class T, class Op>
@@ -138,7 +139,8 @@ struct runs_across_block {
     } else {
       last = shuffle_from(upto, 31);
       last_seen = __shfl_sync(full_warp, seen ? 1 : 0, 31) != 0;
-      __syncwarp();  // a one-warp block's only step between this tile's reads and the next's writes
+      __syncwarp();  // a one-warp block's only step between this chunk's reads and the next's
+                     // writes
     }
     const maybe<T> before = rank == 0 ? carry : (previous_seen ? previous : mop(carry, previous));
     carry = last_seen ? last : mop(carry, last);
