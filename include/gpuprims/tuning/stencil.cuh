@@ -89,8 +89,8 @@ struct stencil2d_fused_tuning {
   __host__ __device__ static constexpr stencil2d_fused_policy select(int /*arch*/,
                                                                      std::size_t element_size,
                                                                      int /*radius*/) {
-    // Spans of 64 x 64 floats (two buffers of 66 x 66 at radius 1: 34.8 KiB; 41.5 KiB at radius
-    // 4) and 64 x 32 doubles (36.0 / 46.1 KiB), within the 48 KiB of static shared memory every
+    // Spans of 64 x 64 floats (two buffers of 66 x 66 at radius 1: 34.0 KiB; 40.5 KiB at radius
+    // 4) and 64 x 32 doubles (35.1 / 45.0 KiB), within the 48 KiB of static shared memory every
     // GPU gives a block; 32 x 8 threads. First values, not tuned.
     if (element_size <= 4) {
       return {64, 64, 32, 8};
