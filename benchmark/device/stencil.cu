@@ -53,11 +53,28 @@ void add_family(const options& opt) {
   }
 }
 
+// A fixed tile for the fused kernel (--full): Threads threads with Items outputs each.
+template <int Threads, int Items>
+struct fused_tile_tuning {
+  __host__ __device__ static constexpr stencil_policy select(int, std::size_t, int) {
+    return {Threads, Items, 0, true};
+  }
+};
+
+template <int Rad, int Steps, class Tuning>
+void fused_bench(benchmark::State& state) {
+  stencil_bench(state, [](const float* in, float* out, std::size_t n, cudaStream_t s) {
+    return gpuprims::apply_stencil1d_fused<Rad, Steps, Tuning>(in, out, n, some_weights<Rad>(),
+                                                               gpuprims::boundary::clamp(), s);
+  });
+}
+
 // Family "stencil1d_fused_rad<R>_steps<S>": S steps of a radius-R stencil (clamp, asymmetric
 // weights) over 2^28 floats (--full: 2^24 too): apply_stencil1d_fused (one pass) against
 // apply_stencil1d called S times (through a scratch buffer, allocated outside the timing) and one
-// cudaMemcpyAsync of the signal (the limit of one pass). Bytes counted: one read and one write of
-// the signal, what the fused pass must move; the S single steps move S times that.
+// cudaMemcpyAsync of the signal (the limit of one pass); --full adds other tiles of the fused
+// kernel. Bytes counted: one read and one write of the signal, what the fused pass must move; the
+// S single steps move S times that.
 template <int Rad, int Steps>
 void add_fused_family(const options& opt) {
   const std::string family =
@@ -92,13 +109,17 @@ void add_fused_family(const options& opt) {
       },
       sizes, {"n"});
   add(opt, family, "gpuprims::apply_stencil1d_fused", role::default_,
-      [](benchmark::State& state) {
-        stencil_bench(state, [](const float* in, float* out, std::size_t n, cudaStream_t s) {
-          return gpuprims::apply_stencil1d_fused<Rad, Steps>(in, out, n, some_weights<Rad>(),
-                                                             gpuprims::boundary::clamp(), s);
-        });
-      },
-      sizes, {"n"});
+      fused_bench<Rad, Steps, stencil_tuning>, sizes, {"n"});
+  if (opt.full) {
+    add(opt, family, "tile_256x8", role::variant,
+        fused_bench<Rad, Steps, fused_tile_tuning<256, 8>>, sizes, {"n"});
+    add(opt, family, "tile_256x16", role::variant,
+        fused_bench<Rad, Steps, fused_tile_tuning<256, 16>>, sizes, {"n"});
+    add(opt, family, "tile_128x8", role::variant,
+        fused_bench<Rad, Steps, fused_tile_tuning<128, 8>>, sizes, {"n"});
+    add(opt, family, "tile_512x8", role::variant,
+        fused_bench<Rad, Steps, fused_tile_tuning<512, 8>>, sizes, {"n"});
+  }
 }
 
 }  // namespace
