@@ -67,8 +67,8 @@ __global__ void __launch_bounds__(
       T* grid_out = out + g * out_stride;
       const auto x0 = static_cast<std::int64_t>(r % tiles_x * layout::tile_x);
       const auto y0 = static_cast<std::int64_t>(r / tiles_x * layout::tile_y);
-      // Slot [i][j] of a buffer holds point (sx + j - Rad, sy + i - Rad); the span starts at (sx,
-      // sy).
+      // Slot [i][j] of a buffer holds point (sx + j - Rad, sy + i - Rad): the span begins at
+      // point (sx, sy), slot [Rad][Rad].
       const std::int64_t sx = x0 - layout::reach, sy = y0 - layout::reach;
       for (int i = ty; i < layout::height; i += p.block_y) {
         for (int j = tx; j < layout::width; j += p.block_x) {
