@@ -23,34 +23,51 @@
 
 namespace gpuprims::detail {
 
-// The shared-memory layout of one fused tile: the span computed at each step, `reach` positions
-// (Steps x Rad rounded up to a vector) on each side of the tile, is a whole number of the block's
-// rounds of units (every thread computes the same number of units at every step: no round with
-// a few threads busy), at least four reaches long; `margin` more positions on each side are read as
-// taps by the outermost computed positions (loaded once, never recomputed).
+// The shape of one fused tile for blocks of `block` threads with `items` outputs each: `reach`
+// positions (Steps x Rad rounded up to a vector) computed on each side of the tile; the span
+// computed at each step, a whole number of the block's rounds of units (every thread computes the
+// same number of units at every step: no round with a few threads busy), at least four reaches
+// long; the tile of outputs inside it. The kernel's layout and the host's tile count both come
+// from here.
+struct fused_shape {
+  int reach;
+  int rounds;  // units per thread and step
+  int span;
+  int tile;
+};
+
+template <int Rad, int Steps, class T>
+__host__ __device__ constexpr fused_shape fused_shape_of(int block, int items) {
+  const int vector = 16 / static_cast<int>(sizeof(T));
+  const int unit = items % vector == 0 ? vector : 1;  // stencil_layout's unit
+  const int reach = (Steps * Rad + vector - 1) / vector * vector;
+  const int rounds = items / unit * (1 + 4 * reach / (block * items));
+  const int span = block * rounds * unit;
+  return {reach, rounds, span, span - 2 * reach};
+}
+
+// The fused tile's tile for a policy known only at run time (the host's view of the device).
+template <int Rad, int Steps, class T>
+__host__ __device__ constexpr std::size_t fused_tile(const stencil_policy& p) {
+  return static_cast<std::size_t>(
+      fused_shape_of<Rad, Steps, T>(p.block_threads, p.items_per_thread).tile);
+}
+
+// The shared-memory layout of one fused tile: its shape, and `margin` more positions on each side
+// of the span, read as taps by the outermost computed positions (loaded once, never recomputed).
 template <int Rad, int Steps, class T, int BlockSize, int ItemsPerThread>
 struct fused_layout {
   using base = stencil_layout<Rad, T, BlockSize, ItemsPerThread>;
+  static constexpr fused_shape shape = fused_shape_of<Rad, Steps, T>(BlockSize, ItemsPerThread);
   static constexpr int vector = base::vector;
   static constexpr int unit = base::unit;
   static constexpr int margin = base::margin;
-  static constexpr int reach = (Steps * Rad + vector - 1) / vector * vector;
-  static constexpr int rounds = base::units_per_thread * (1 + 4 * reach / base::tile);
-  static constexpr int span = BlockSize * rounds * unit;  // positions computed at each step
-  static constexpr int tile = span - 2 * reach;           // outputs per tile
+  static constexpr int reach = shape.reach;
+  static constexpr int rounds = shape.rounds;
+  static constexpr int span = shape.span;  // positions computed at each step
+  static constexpr int tile = shape.tile;  // outputs per tile
   static constexpr int size = margin + span + margin;
 };
-
-// fused_layout's tile for a policy known only at run time (the host's view of the device).
-template <int Rad, int Steps, class T>
-__host__ __device__ constexpr std::size_t fused_tile(const stencil_policy& p) {
-  const int vector = 16 / static_cast<int>(sizeof(T));
-  const int unit = p.items_per_thread % vector == 0 ? vector : 1;
-  const int reach = (Steps * Rad + vector - 1) / vector * vector;
-  const int base_tile = p.block_threads * p.items_per_thread;
-  const int rounds = p.items_per_thread / unit * (1 + 4 * reach / base_tile);
-  return static_cast<std::size_t>(p.block_threads * rounds * unit - 2 * reach);
-}
 
 template <class Tuning, int Rad, int Steps, class T, class Weights>
 __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_threads)
@@ -61,8 +78,7 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
   static_assert(block % 32 == 0 && block <= 1024 && items >= 1,
                 "stencil_policy: a whole number of warps, >= 1 item");
   using layout = fused_layout<Rad, Steps, T, block, items>;
-  static_assert(layout::tile > 0 && layout::tile == fused_tile<Rad, Steps, T>(p),
-                "the host's tile is the kernel's");
+  static_assert(layout::tile > 0, "stencil_policy: a tile longer than twice Steps x Rad");
   constexpr int unit = layout::unit;
   __shared__ alignas(16) T buffers[2][layout::size];
   const auto count = static_cast<std::int64_t>(n);
