@@ -72,9 +72,9 @@ void fused_bench(benchmark::State& state) {
 // Family "stencil1d_fused_rad<R>_steps<S>": S steps of a radius-R stencil (clamp, asymmetric
 // weights) over 2^28 floats (--full: 2^24 too): apply_stencil1d_fused (one pass) against
 // apply_stencil1d called S times (through a scratch buffer, allocated outside the timing) and one
-// cudaMemcpyAsync of the signal (the limit of one pass); --full adds other tiles of the fused
-// kernel. Bytes counted: one read and one write of the signal, what the fused pass must move; the
-// S single steps move S times that.
+// cudaMemcpyAsync of the signal (the limit of one pass), and the fused kernel tiled as
+// apply_stencil1d; --full adds other tiles. Bytes counted: one read and one write of the signal,
+// what the fused pass must move; the S single steps move S times that.
 template <int Rad, int Steps>
 void add_fused_family(const options& opt) {
   const std::string family =
@@ -109,7 +109,10 @@ void add_fused_family(const options& opt) {
       },
       sizes, {"n"});
   add(opt, family, "gpuprims::apply_stencil1d_fused", role::default_,
-      fused_bench<Rad, Steps, stencil_tuning>, sizes, {"n"});
+      fused_bench<Rad, Steps, stencil_fused_tuning>, sizes, {"n"});
+  // The fused kernel tiled as apply_stencil1d (the default before stencil_fused_tuning).
+  add(opt, family, "single_step_tiling", role::variant, fused_bench<Rad, Steps, stencil_tuning>,
+      sizes, {"n"});
   if (opt.full) {
     add(opt, family, "tile_256x8", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<256, 8>>, sizes, {"n"});

@@ -36,13 +36,14 @@ template void launchers<16>(const double*, double*);
 // sass: stencil_kernel<gpuprims::ladder::stencil_shared_tuning<1>, 3, float, .*> lacks [LS]TG\.E\.128
 // sass: stencil_naive_kernel lacks LDS
 
-// Four fused steps of Rad 3 over 256 threads x 4 floats: two buffers of (4 + 12 + 1000 + 12 + 4)
-// floats; 16-byte words in and out of global memory and through shared memory at every step.
-// ptxas: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> smem 8256
-// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has LDG\.E\.128
-// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has STG\.E\.128
-// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has LDS\.128
-// sass: stencil_fused_kernel<gpuprims::stencil_tuning, 3, 4, float, .*> has STS\.128
+// Four fused steps of Rad 3 over 256 threads x 16 floats (the sm_90 policy): two buffers of
+// (4 + 12 + 4072 + 12 + 4) floats; 16-byte words in and out of global memory and through shared
+// memory at every step.
+// ptxas: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> smem 32832
+// sass: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has LDG\.E\.128
+// sass: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has STG\.E\.128
+// sass: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has LDS\.128
+// sass: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has STS\.128
 
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
 // and never signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small

@@ -62,7 +62,7 @@ template <int Rad, class Tuning = stencil_tuning, class T, class Weights>
 ///   cudaError_t e = gpuprims::apply_stencil1d_fused<1, 4>(d_in, d_out, rows, cols, in_pitch,
 ///                                                         out_pitch, w,
 ///                                                         gpuprims::boundary::clamp(), stream);
-template <int Rad, int Steps, class Tuning = stencil_tuning, class T, class Weights>
+template <int Rad, int Steps, class Tuning = stencil_fused_tuning, class T, class Weights>
 [[nodiscard]] cudaError_t apply_stencil1d_fused(const T* in, T* out, std::size_t rows,
                                                 std::size_t cols, std::size_t in_pitch,
                                                 std::size_t out_pitch, const Weights& weights,
@@ -82,7 +82,7 @@ template <int Rad, int Steps, class Tuning = stencil_tuning, class T, class Weig
 ///   gpuprims::stencil_weights<float, 1> w{{0.25f, 0.5f, 0.25f}};
 ///   cudaError_t e = gpuprims::apply_stencil1d_fused<1, 4>(d_in, d_out, n, w,
 ///                                                         gpuprims::boundary::periodic(), stream);
-template <int Rad, int Steps, class Tuning = stencil_tuning, class T, class Weights>
+template <int Rad, int Steps, class Tuning = stencil_fused_tuning, class T, class Weights>
 [[nodiscard]] cudaError_t apply_stencil1d_fused(const T* in, T* out, std::size_t n,
                                                 const Weights& weights, boundary b = {},
                                                 cudaStream_t stream = 0) {

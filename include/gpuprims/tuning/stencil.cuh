@@ -1,6 +1,6 @@
-// Tuning of gpuprims::apply_stencil1d: a plain policy, chosen by architecture, element size and
-// radius. Pass your own selector (a type with the same static select) as the launcher's Tuning
-// argument to override it.
+// Tuning of gpuprims::apply_stencil1d (and its fused steps): a plain policy, chosen by
+// architecture, element size and radius. Pass your own selector (a type with the same static
+// select) as the launcher's Tuning argument to override it.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -43,6 +43,29 @@ struct stencil_tuning {
     p.items_per_thread = (radius <= 4 ? 1 : 4) * (16 / static_cast<int>(element_size));
     p.min_blocks = min_blocks_for(arch, element_size, p.items_per_thread, p.block_threads);
     p.dependent_launch = true;
+    return p;
+  }
+};
+
+/// The library's policy for apply_stencil1d_fused (the same policy type as apply_stencil1d's).
+struct stencil_fused_tuning {
+  __host__ __device__ static constexpr stencil_policy select(int arch, std::size_t element_size,
+                                                             int radius) {
+    stencil_policy p = stencil_tuning::select(arch, element_size, radius);
+    // Four 16-byte vectors a thread where an SM's shared memory holds six or more such blocks: a
+    // fused tile of 256 x 16 floats takes two buffers of about 16 KiB (32.8 KiB at radius 3, four
+    // steps), so an H100 (228 KiB) keeps 1536 threads resident, and the halo recomputed at every
+    // step is a smaller share of the tile. On the H100, 2^28 floats, four steps (one run,
+    // stencil1d_fused_rad<R>_steps4, docs/stencil.md): 808 and 809 us at radius 1 and 3, against
+    // 949 and 1013 us for one vector a thread (3.49x and 3.52x four single steps). GPUs with 164
+    // KiB or less would keep four blocks or fewer; they keep the single-step tile, not measured
+    // with the longer one.
+    constexpr int kb = 1024;
+    if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 228 * kb) {
+      p.items_per_thread = 4 * (16 / static_cast<int>(element_size));
+      p.min_blocks =
+          stencil_tuning::min_blocks_for(arch, element_size, p.items_per_thread, p.block_threads);
+    }
     return p;
   }
 };
