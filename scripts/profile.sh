@@ -42,6 +42,8 @@ metrics=(
 extra=(
   smsp__sass_inst_executed_op_shared_ld.sum                  # shared-memory load instructions
   smsp__sass_inst_executed_op_shared_st.sum                  # shared-memory store instructions
+  smsp__sass_inst_executed_op_shared_atom.sum                # shared-memory atomic instructions
+  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum     # ... and their wavefronts
   smsp__inst_executed.sum                                    # warp instructions executed
 )
 profile() {

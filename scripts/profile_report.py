@@ -39,6 +39,8 @@ METRICS = {
     "threads_pred_on_per_inst": "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
     "smem_ld_inst": "smsp__sass_inst_executed_op_shared_ld.sum",
     "smem_st_inst": "smsp__sass_inst_executed_op_shared_st.sum",
+    "smem_atom_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+    "smem_atom_inst": "smsp__sass_inst_executed_op_shared_atom.sum",
     "instructions": "smsp__inst_executed.sum",
 }
 
@@ -46,6 +48,7 @@ PRIMITIVES = [
     ("transpose", re.compile(r"transpose|geam", re.I)),
     ("stencil", re.compile(r"stencil", re.I)),
     ("reduce", re.compile(r"reduce|ladder_kernel|segments_", re.I)),
+    ("histogram", re.compile(r"histogram", re.I)),
     ("copy", re.compile(r"copy|Transform|offset|notes_scalar", re.I)),
     ("memory-access", re.compile(r"aos_|soa_|axpy|mapped", re.I)),
 ]
@@ -58,6 +61,7 @@ COLUMNS = [
     ("L2 hit %", "l2_hit_pct"),
     ("smem ld wavefronts/inst", "smem_ld_wavefronts_per_inst"),
     ("smem st wavefronts/inst", "smem_st_wavefronts_per_inst"),
+    ("smem atom wavefronts/inst", "smem_atom_wavefronts_per_inst"),
     ("smem ld conflicts", "smem_ld_conflicts"),
     ("smem st conflicts", "smem_st_conflicts"),
     ("DRAM % peak", "dram_pct"),
@@ -113,9 +117,10 @@ def load(path):
             continue
         seen.add(kernel)
         values = {name: number(r[i]) for name, i in index.items()}
-        for kind in ("ld", "st"):
+        for kind in ("ld", "st", "atom"):
             requests, sectors = values.get(f"{kind}_requests"), values.get(f"{kind}_sectors")
-            values[f"{kind}_sectors_per_request"] = sectors / requests if requests and sectors is not None else None
+            if kind != "atom":
+                values[f"{kind}_sectors_per_request"] = sectors / requests if requests and sectors is not None else None
             inst, wavefronts = values.get(f"smem_{kind}_inst"), values.get(f"smem_{kind}_wavefronts")
             values[f"smem_{kind}_wavefronts_per_inst"] = wavefronts / inst if inst and wavefronts is not None else None
         values["kernel"] = kernel

@@ -157,6 +157,10 @@ void register_family(const options& opt, const family& f) {
     add(opt, f.name, "sub_histograms", role::variant,
         with(rung_bench<histogram_rung::sub_histograms, Sample>), sizes, {"n"});
   }
+  if (sizeof(Sample) == 1) {
+    add(opt, f.name, "byte_values", role::variant,
+        with(rung_bench<histogram_rung::byte_values, Sample>), sizes, {"n"});
+  }
 }
 
 }  // namespace

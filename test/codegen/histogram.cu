@@ -1,5 +1,6 @@
 // Codegen checks for the histograms (see check_sass.py): 16-byte loads of the samples, shared
-// atomics for the shared-memory copies, and no local memory in any kernel.
+// atomics for the shared-memory copies, and no local memory in any kernel. 8-bit samples count
+// their values in 32 copies of 256 counters (32 KiB).
 #include <gpuprims/device/histogram.cuh>
 
 #include <cstdint>
@@ -12,3 +13,6 @@ void launchers(const std::uint8_t* bytes, const float* f, unsigned int* counts) 
 // sass: histogram_kernel<gpuprims::histogram_tuning, \(gpuprims::detail::histogram_kernel_size\)1, unsigned char, .* has LDG\.E\.128
 // sass: histogram_kernel<gpuprims::histogram_tuning, \(gpuprims::detail::histogram_kernel_size\)1, unsigned char, .* has ATOMS
 // sass: histogram_kernel<gpuprims::histogram_tuning, \(gpuprims::detail::histogram_kernel_size\)1, float, .* has LDG\.E\.128
+// ptxas: histogram_bytes_kernel<gpuprims::histogram_tuning, unsigned char, .* smem 32768
+// sass: histogram_bytes_kernel<gpuprims::histogram_tuning, unsigned char, .* has LDG\.E\.128
+// sass: histogram_bytes_kernel<gpuprims::histogram_tuning, unsigned char, .* has ATOMS

@@ -166,6 +166,19 @@ TEST_CASE("histogram_even of 8-bit samples, every bin count up to 257", "[histog
                                    [&g] { return static_cast<std::int8_t>(g()); });
 }
 
+TEST_CASE("histogram_even of 8-bit samples into more bins than shared memory holds",
+          "[histogram][gpu]") {
+  // 8-bit samples count their 256 values and map them at the end: any bin count, sparse bins.
+  std::mt19937_64& g = rng();
+  const auto byte = [&g] { return static_cast<std::uint8_t>(g()); };
+  for (int bins : {8193, 1 << 20}) {
+    check_distributions<std::uint8_t>("uint8, [0, 256)", bins, 0, 256, byte);
+  }
+  check_distributions<std::uint8_t>("uint8, [-50, 300)", 1000, -50, 300, byte);
+  check_distributions<std::int8_t>("int8, [-128, 128)", 100003, -128, 128,
+                                   [&g] { return static_cast<std::int8_t>(g()); });
+}
+
 TEST_CASE("histogram_even of 16- and 32-bit samples, shared and global bins", "[histogram][gpu]") {
   std::mt19937_64& g = rng();
   check_distributions<std::uint16_t>("uint16", 4096, 0, 65536,
@@ -253,7 +266,7 @@ TEST_CASE("histogram_range and the functor form", "[histogram][gpu]") {
   const gpuprims::detail::range_bins<std::uint8_t> host_int{int_levels.data(), 6};
   const auto* dil = reinterpret_cast<const long long*>(d_int_levels.data());
   check_histogram<std::uint8_t, unsigned long long>(
-      "range, uint8 (a table in shared memory)", bytes, 6,
+      "range, uint8 (values counted, mapped at the end)", bytes, 6,
       [&](const std::uint8_t& x) { return static_cast<long long>(host_int(x)); }, 2,
       histogram_counts::add,
       [&](const std::uint8_t* x, std::size_t n, unsigned long long* c, histogram_counts m) {

@@ -80,6 +80,7 @@ TEST_CASE("every histogram rung counts every bin", "[ladder][histogram][gpu]") {
   check_ladder_rung<histogram_rung::shared_vectorized>("shared_vectorized");
   check_ladder_rung<histogram_rung::warp_aggregated>("warp_aggregated");
   check_ladder_rung<histogram_rung::sub_histograms>("sub_histograms");
+  check_ladder_rung<histogram_rung::byte_values>("byte_values");
   check_ladder_rung<histogram_rung::library_default>("library_default");
 }
 

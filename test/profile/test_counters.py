@@ -23,7 +23,8 @@ FILTER = ("^(transpose_4B/(naive|shared_padded|shared_unpadded|gpuprims::transpo
           "|copy/vector_copy<(1|2|4)>/n:16777216"
           "|stencil_rad3/shared_vectorized/n:16777216"
           "|reduce_ladder_int/reduce[012]_[a-z_]+/n:4194304"
-          "|scan_ladder_int/blelloch(_padded)?/n:16777216)(/iterations:1)?(/manual_time)?$")
+          "|scan_ladder_int/blelloch(_padded)?/n:16777216"
+          "|histogram_u8_256/(sub_histograms|byte_values)/n:1073741824)(/iterations:1)?(/manual_time)?$")
 BOOL = r"(?:1|0|true|false)"
 
 
@@ -69,6 +70,8 @@ def claims(rows):
     # The scan ladder's Blelloch tree, the first level (512 ints a tile).
     blelloch = find(rows, rf"scan_tiles_kernel<{enum('blelloch', 1)}, int>")
     blelloch_padded = find(rows, rf"scan_tiles_kernel<{enum('blelloch_padded', 2)}, int>")
+    sub_histograms = find(rows, r"histogram_kernel<histogram_tuning, [^,]+, unsigned char,")
+    byte_values = find(rows, r"histogram_bytes_kernel<histogram_tuning, unsigned char,")
 
     def per_inst(row, kind):
         return row[f"smem_{kind}_wavefronts_per_inst"]
@@ -124,6 +127,14 @@ def claims(rows):
            and per_inst(blelloch_padded, "st") <= 1.25,
            f"wavefronts/inst: unpadded ld {per_inst(blelloch, 'ld'):.3f}, st {per_inst(blelloch, 'st'):.3f}; "
            f"padded ld {per_inst(blelloch_padded, 'ld'):.3f}, st {per_inst(blelloch_padded, 'st'):.3f}")
+    # Uniform random bytes into 256 bins: 32 random counters of one copy fall ~3 to a bank (8
+    # counters a bank); one copy a lane puts a warp's 32 atomics in 32 banks.
+    yield ("the 8-bit histogram's lane copies: conflict-free shared atomics (<= 1.1 wavefronts per "
+           "instruction), the warp copies of sub_histograms not (>= 2.5) on uniform bytes",
+           per_inst(byte_values, "atom") <= 1.1 and per_inst(sub_histograms, "atom") >= 2.5,
+           f"wavefronts/atomic: lane copies {per_inst(byte_values, 'atom'):.3f}, warp copies "
+           f"{per_inst(sub_histograms, 'atom'):.3f} (its table lookups: {per_inst(sub_histograms, 'ld'):.3f} "
+           f"per load)")
     # Whether nvcc emits a branch or if-converts the `%` rung's `if` is its choice: one build of
     # this ladder counted no divergent branches for reduce0 (2026-11-22, an earlier block_reduce).
     # If this fails that way, the docs' divergence claim needs rewording, not the threshold.

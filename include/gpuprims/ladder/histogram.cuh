@@ -1,6 +1,7 @@
 // The histogram ladder, rung by rung, for teaching and measuring: global atomics, then counters
-// privatised in shared memory, 16-byte loads, warp-aggregated updates and several sub-histograms a
-// block. Production code calls gpuprims::histogram_even (the last rung).
+// privatised in shared memory, 16-byte loads, warp-aggregated updates, several sub-histograms a
+// block, and for 8-bit samples counts of the 256 values in one copy a lane. Production code calls
+// gpuprims::histogram_even (the last rung).
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -21,6 +22,8 @@ enum class histogram_rung {
   warp_aggregated,    ///< + one update per distinct bin in a warp (__match_any_sync)
   sub_histograms,     ///< + up to 8 copies a block (warp w counts into copy w % copies), no
                       ///< aggregation
+  byte_values,        ///< 8-bit samples: count the 256 values in 32 lane copies, map them to
+                      ///< bins once a block (other samples: sub_histograms)
   library_default,    ///< gpuprims::histogram_even
 };
 
@@ -52,19 +55,22 @@ template <histogram_rung Rung, class Sample, class Counter>
     histogram_plan plan{};
     switch (Rung) {
       case histogram_rung::global_atomics:
-        plan = {0, 1, false, false};
+        plan = {0, 1, false, false, false};
         break;
       case histogram_rung::shared_atomics:
-        plan = {slots, 1, false, false};
+        plan = {slots, 1, false, false, false};
         break;
       case histogram_rung::shared_vectorized:
-        plan = {slots, 1, true, false};
+        plan = {slots, 1, true, false, false};
         break;
       case histogram_rung::warp_aggregated:
-        plan = {slots, 1, true, true};
+        plan = {slots, 1, true, true, false};
+        break;
+      case histogram_rung::sub_histograms:
+        plan = {slots, fit, true, false, false};
         break;
       default:
-        plan = {slots, fit, true, false};
+        plan = {slots, fit, true, false, true};
         break;
     }
     return launch_histogram<histogram_tuning>(in, n, counts, num_bins, bins, plan, true, stream);

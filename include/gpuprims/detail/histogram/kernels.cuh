@@ -28,6 +28,7 @@ struct histogram_plan {
   int copies;
   bool vector_loads;
   bool warp_aggregate;
+  bool byte_values;  // 8-bit samples of a mapping with `tabulate`: histogram_bytes_kernel
 };
 
 // Samples a 16-byte word holds; 1 (no vector loads) for samples whose alignment is below their
@@ -180,6 +181,85 @@ __global__ void __launch_bounds__(histogram_policy_here<Tuning>.block_threads)
   }
 }
 
+// 8-bit samples of a mapping that may be evaluated on any value (Mapper::tabulate): each block
+// counts the 256 sample values, lane l of every warp into copy l of 32 (value v's counter of lane
+// l at v * 32 + l, so a warp's 32 atomics fall in 32 different banks whatever the data), and maps
+// each value to its bin once, at its end. Warps take 32 x byte_words consecutive 16-byte words a
+// round, a lane's words 32 apart; the scalar head and tail go to warp 0 of the first and the last
+// block.
+template <class Tuning, class Sample, class Mapper, class Counter>
+__global__ void __launch_bounds__(histogram_policy_here<Tuning>.byte_block_threads)
+    histogram_bytes_kernel(const Sample* in, std::size_t n, std::size_t head, Counter* counts,
+                           Mapper map) {
+  static_assert(sizeof(Sample) == 1, "8-bit samples");
+  constexpr histogram_policy p = histogram_policy_here<Tuning>;
+  constexpr int threads = p.byte_block_threads;
+  constexpr int warps = threads / 32;
+  constexpr int words_per_lane = p.byte_words;
+  static_assert(threads % 32 == 0 && threads <= 1024 && words_per_lane >= 1,
+                "histogram_policy: byte_block_threads, byte_words");
+  __shared__ unsigned int hist[256 * 32];
+  wait_for_prior_grids();
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid / 32;
+  const int lane = lane_id();
+  for (int i = tid; i < 256 * 32; i += threads) {
+    hist[i] = 0;
+  }
+  __syncthreads();
+  unsigned int* const mine = hist + lane;
+  // Samples [first, first + count), count < 32: a lane each.
+  const auto scalar_span = [&](std::size_t first, std::size_t count) {
+    if (static_cast<std::size_t>(lane) < count) {
+      unsigned char byte;
+      memcpy(&byte, in + first + lane, 1);
+      atomicAdd(mine + byte * 32, 1u);
+    }
+  };
+  const std::size_t words = (n - head) / 16;
+  if (blockIdx.x == 0 && warp == 0) {
+    scalar_span(0, head);
+  }
+  if (blockIdx.x == gridDim.x - 1 && warp == 0) {
+    scalar_span(head + words * 16, n - head - words * 16);
+  }
+  const uint4* body = reinterpret_cast<const uint4*>(in + head);
+  const std::size_t stride = std::size_t{gridDim.x} * warps * 32 * words_per_lane;
+  for (std::size_t w0 = (blockIdx.x * std::size_t{warps} + warp) * 32 * words_per_lane + lane;
+       w0 < words; w0 += stride) {
+    uint4 raw[words_per_lane];
+#pragma unroll
+    for (int k = 0; k < words_per_lane; ++k) {
+      raw[k] = w0 + k * 32 < words ? body[w0 + k * 32] : uint4{};
+    }
+#pragma unroll
+    for (int k = 0; k < words_per_lane; ++k) {
+      if (w0 + k * 32 < words) {
+        const unsigned int v[4] = {raw[k].x, raw[k].y, raw[k].z, raw[k].w};
+#pragma unroll
+        for (int j = 0; j < 16; ++j) {
+          atomicAdd(mine + ((v[j / 4] >> (8 * (j % 4))) & 0xffu) * 32, 1u);
+        }
+      }
+    }
+  }
+  __syncthreads();
+  for (int v = tid; v < 256; v += threads) {
+    unsigned int sum = 0;
+    for (int l = 0; l < 32; ++l) {
+      sum += hist[v * 32 + ((l + v) & 31)];  // rotated: a warp's 32 reads in 32 banks
+    }
+    const auto byte = static_cast<unsigned char>(v);
+    Sample x;
+    memcpy(&x, &byte, 1);
+    const int b = map(x);
+    if (sum != 0 && b >= 0) {
+      cuda::atomic_ref<Counter, cuda::thread_scope_device>(counts[b]).fetch_add(
+          static_cast<Counter>(sum), cuda::memory_order_relaxed);
+    }
+  }
+}
+
 // The library's plan for `bins` bins: shared copies while they fit, global atomics beyond.
 inline histogram_plan histogram_plan_for(const histogram_policy& p, int bins) {
   const auto copies_in = [&](int slots) {
@@ -188,12 +268,14 @@ inline histogram_plan histogram_plan_for(const histogram_policy& p, int bins) {
     return copies > 1 ? copies : 1;  // a policy of 0 copies means one
   };
   if (bins <= p.small_shared_bins) {
-    return {p.small_shared_bins, copies_in(p.small_shared_bins), p.vector_loads, p.warp_aggregate};
+    return {p.small_shared_bins, copies_in(p.small_shared_bins), p.vector_loads, p.warp_aggregate,
+            p.byte_values};
   }
   if (bins <= p.shared_bins) {
-    return {p.shared_bins, copies_in(p.shared_bins), p.vector_loads, p.warp_aggregate};
+    return {p.shared_bins, copies_in(p.shared_bins), p.vector_loads, p.warp_aggregate,
+            p.byte_values};
   }
-  return {0, 1, p.vector_loads, p.warp_aggregate};
+  return {0, 1, p.vector_loads, p.warp_aggregate, p.byte_values};
 }
 
 // Samples a block may count before its 32-bit shared counters could overflow.
@@ -213,13 +295,31 @@ cudaError_t launch_histogram(const Sample* in, std::size_t n, Counter* counts, i
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
   const histogram_policy p = Tuning::select(facts.target_arch);
-  const bool vector = plan.vector_loads && histogram_per_word<Sample> > 1;
-  std::size_t head = 0;
-  if (vector) {
+  const auto head_of = [&] {  // samples before the first 16-byte word
     const auto misalignment = reinterpret_cast<std::uintptr_t>(in) % 16;
-    head = misalignment == 0 ? 0 : (16 - misalignment) / sizeof(Sample);
-    head = head < n ? head : n;
+    const std::size_t head = misalignment == 0 ? 0 : (16 - misalignment) / sizeof(Sample);
+    return head < n ? head : n;
+  };
+  const std::size_t at_least = ceil_div(n, histogram_block_samples);
+  if constexpr (sizeof(Sample) == 1 && Mapper::tabulate) {
+    if (plan.byte_values) {
+      const std::size_t per_block =
+          std::size_t{16} * static_cast<std::size_t>(p.byte_block_threads) * p.byte_words;
+      std::size_t blocks = static_cast<std::size_t>(facts.multiprocessors) * p.byte_blocks_per_sm;
+      const std::size_t at_most = ceil_div(n, per_block);
+      blocks = blocks < at_most ? blocks : at_most;
+      blocks = blocks > at_least ? blocks : at_least;
+      if (blocks > 0x7fffffff) {
+        return cudaErrorInvalidValue;
+      }
+      return launch<histogram_bytes_kernel<Tuning, Sample, Mapper, Counter>>(
+          dim3(static_cast<unsigned int>(blocks)),
+          dim3(static_cast<unsigned int>(p.byte_block_threads)), stream, false, in, n, head_of(),
+          counts, map);
+    }
   }
+  const bool vector = plan.vector_loads && histogram_per_word<Sample> > 1;
+  const std::size_t head = vector ? head_of() : 0;
   plan.vector_loads = vector;
   const std::size_t per_round = std::size_t{32} * (vector ? histogram_per_word<Sample> : 1);
   const std::size_t warps_needed = ceil_div(n, per_round);
@@ -227,7 +327,6 @@ cudaError_t launch_histogram(const Sample* in, std::size_t n, Counter* counts, i
   std::size_t blocks = static_cast<std::size_t>(facts.multiprocessors) * p.blocks_per_sm;
   const std::size_t at_most = ceil_div(warps_needed, warps_a_block);
   blocks = blocks < at_most ? blocks : at_most;
-  const std::size_t at_least = ceil_div(n, histogram_block_samples);
   blocks = blocks > at_least ? blocks : at_least;
   if (blocks > 0x7fffffff) {
     return cudaErrorInvalidValue;
