@@ -206,6 +206,7 @@ int main(int argc, char** argv) {
   gpuprims::bench::register_histogram(opt);
   gpuprims::bench::register_gemm(opt);
   gpuprims::bench::register_stencil2d(opt);
+  gpuprims::bench::register_stencil3d(opt);
   gpuprims::bench::register_stencil(opt);
   gpuprims::bench::register_block_reduce(opt);
   gpuprims::bench::register_transpose_ladder(opt);

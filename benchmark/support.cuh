@@ -237,6 +237,7 @@ void register_select(const options& opt);
 void register_histogram(const options& opt);
 void register_gemm(const options& opt);
 void register_stencil2d(const options& opt);
+void register_stencil3d(const options& opt);
 void register_stencil(const options& opt);
 void register_block_reduce(const options& opt);
 void register_transpose_ladder(const options& opt);

@@ -128,4 +128,27 @@ struct boundary2d {
       : x(along_x), y(along_y) {}
 };
 
+/// 3D stencil weights given at run time: w[dz + Rad][dy + Rad][dx + Rad] multiplies
+/// in[z + dz][y + dy][x + dx]. A star reads only the entries on the three axes (two of dz, dy, dx
+/// zero). Weights known at compile time can be any type with `static constexpr int radius` and a
+/// constexpr `operator()(int dz, int dy, int dx) const`.
+template <class T, int Rad>
+struct stencil3d_weights {
+  static constexpr int radius = Rad;
+  T w[2 * Rad + 1][2 * Rad + 1][2 * Rad + 1];
+  __host__ __device__ constexpr T operator()(int dz, int dy, int dx) const {
+    return w[dz + Rad][dy + Rad][dx + Rad];
+  }
+};
+
+/// A boundary rule per axis of a 3D grid; one rule converts to all three. Outside the grid the z
+/// rule applies first (a constant z rule gives its value), then the y rule, then the x rule.
+struct boundary3d {
+  boundary x{}, y{}, z{};
+  constexpr boundary3d() = default;
+  __host__ __device__ constexpr boundary3d(boundary all) : x(all), y(all), z(all) {}  // NOLINT
+  __host__ __device__ constexpr boundary3d(boundary along_x, boundary along_y, boundary along_z)
+      : x(along_x), y(along_y), z(along_z) {}
+};
+
 }  // namespace gpuprims

@@ -161,6 +161,23 @@ __global__ void user_stencil2d(const float* in, float* out, std::size_t rows, st
   stencil_t(st).apply(in, cols, out, cols, cols, rows, 0, 0, w, gpuprims::boundary::clamp());
 }
 
+template <int Rad, gpuprims::stencil_shape Shape, class T>
+void stencils3d(cudaStream_t s) {
+  const gpuprims::stencil3d_weights<T, Rad> w{};
+  (void)gpuprims::apply_stencil3d<Rad, Shape>(static_cast<const T*>(nullptr),
+                                              static_cast<T*>(nullptr), 1, 1, 1, 1, 1, 1, 1, w,
+                                              gpuprims::boundary::mirror(), s);
+}
+
+__global__ void user_stencil3d(const float* in, float* out, std::size_t depth, std::size_t rows,
+                               std::size_t cols) {
+  using stencil_t = gpuprims::stencil3d<1, gpuprims::stencil_shape::star, float, 32, 4, 2>;
+  __shared__ stencil_t::storage st;
+  const gpuprims::stencil3d_weights<float, 1> w{};
+  stencil_t(st).apply(in, cols, rows * cols, out, cols, rows * cols, cols, rows, depth, 0, 0, 0,
+                      depth, w, gpuprims::boundary::clamp());
+}
+
 template <class T>
 void scan_ladder(cudaStream_t s) {
   using gpuprims::ladder::scan_rung;
@@ -336,6 +353,10 @@ void instantiate(cudaStream_t s) {
   stencils2d<1, gpuprims::stencil_shape::star, float>(s);
   stencils2d<4, gpuprims::stencil_shape::box, double>(s);
   user_stencil2d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0);
+  stencils3d<1, gpuprims::stencil_shape::star, float>(s);
+  stencils3d<1, gpuprims::stencil_shape::box, float>(s);
+  stencils3d<4, gpuprims::stencil_shape::box, double>(s);
+  user_stencil3d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0, 0);
   selects<std::int8_t>(s);
   selects<float>(s);
   selects<double>(s);

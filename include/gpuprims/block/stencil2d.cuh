@@ -93,23 +93,10 @@ class stencil2d {
     for_each_slot([&](int j, int i, int r, int c) { s_.data[r][c] = v[j][i]; });
   }
 
-  // f(j, i, r, c) for this thread's slots of the tile and halo: row r = threadIdx.y + j BlockY,
-  // column c = threadIdx.x + i BlockX, inside the tile and halo.
+  // f(j, i, r, c) for this thread's slots of the tile and halo (detail::for_each_tile_slot).
   template <class F>
   __device__ static void for_each_slot(F&& f) {
-    constexpr int width = tile_x + 2 * Rad, height = tile_y + 2 * Rad;
-    constexpr int rows = (height + BlockY - 1) / BlockY, cols = (width + BlockX - 1) / BlockX;
-#pragma unroll
-    for (int j = 0; j < rows; ++j) {
-#pragma unroll
-      for (int i = 0; i < cols; ++i) {
-        const int r = static_cast<int>(threadIdx.y) + j * BlockY;
-        const int c = static_cast<int>(threadIdx.x) + i * BlockX;
-        if (r < height && c < width) {
-          f(j, i, r, c);
-        }
-      }
-    }
+    detail::for_each_tile_slot<BlockX, BlockY, tile_y + 2 * Rad, tile_x + 2 * Rad>(f);
   }
 
   storage& s_;

@@ -71,6 +71,25 @@ __host__ __device__ inline T stencil2d_point(const Weights& w, At&& at) {
   return acc;
 }
 
+// f(j, i, r, c) for this thread's slots of a Height x Width tile (its halo included) staged by a
+// BlockX x BlockY block: row r = threadIdx.y + j BlockY, column c = threadIdx.x + i BlockX, the
+// slots inside the tile only.
+template <int BlockX, int BlockY, int Height, int Width, class F>
+__device__ __forceinline__ void for_each_tile_slot(F&& f) {
+  constexpr int rows = (Height + BlockY - 1) / BlockY, cols = (Width + BlockX - 1) / BlockX;
+#pragma unroll
+  for (int j = 0; j < rows; ++j) {
+#pragma unroll
+    for (int i = 0; i < cols; ++i) {
+      const int r = static_cast<int>(threadIdx.y) + j * BlockY;
+      const int c = static_cast<int>(threadIdx.x) + i * BlockX;
+      if (r < Height && c < Width) {
+        f(j, i, r, c);
+      }
+    }
+  }
+}
+
 // The radius a 2D weights type declares.
 template <class Weights>
 inline constexpr int weights2d_radius = Weights::radius;

@@ -1,0 +1,148 @@
+// stencil3d<Rad, Shape, T>: a column of tiles of a 3D stencil by 2.5D streaming (the block marches
+// along z through a ring of planes in shared memory), with a boundary rule per axis, from your own
+// kernel.
+#pragma once
+
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/block_shape.cuh>
+#include <gpuprims/detail/stencil/tile3d.cuh>
+#include <gpuprims/types.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace gpuprims {
+
+/// A block-level 3D stencil on a BlockX x BlockY block (2D), each thread computing ItemsY outputs
+/// down a column of every plane: one call writes the tile of BlockX x (BlockY x ItemsY) outputs
+/// in each plane z of [z0, z1), marching along z. Shared memory holds a ring of 2 Rad + 2 planes
+/// of the tile with a halo of Rad: the 2 Rad + 1 planes a plane's outputs read, and the next one,
+/// stored from registers that loaded it while the current plane was computed; one barrier a
+/// plane. Positions outside the grid are supplied by the boundary rules. out[z][y][x] = sum of
+/// w(dz, dy, dx) in[z + dz][y + dy][x + dx] over the shape (a star: two of dz, dy, dx zero; a box:
+/// all of them within Rad), in the order detail::stencil3d_point documents. Every thread of the
+/// block calls apply (it holds barriers); __syncthreads() before reusing the storage. A block of
+/// another shape stops the kernel (cudaErrorIllegalInstruction).
+///
+///   using stencil_t = gpuprims::stencil3d<1, gpuprims::stencil_shape::star, float>;
+///   __shared__ stencil_t::storage s;
+///   stencil_t(s).apply(in, in_pitch_y, in_pitch_z, out, out_pitch_y, out_pitch_z, nx, ny, nz,
+///                      x0, y0, z0, z1, weights, boundary);
+template <int Rad, stencil_shape Shape, class T, int BlockX = 32, int BlockY = 8, int ItemsY = 4>
+class stencil3d {
+  static_assert(Rad >= 1 && Rad <= 4, "stencil3d supports radii 1 to 4");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "stencil3d supports float and double");
+  static_assert(BlockX * BlockY <= 1024 && (BlockX * BlockY) % 32 == 0, "whole warps, <= 1024");
+
+  static constexpr int width = BlockX + 2 * Rad;
+  static constexpr int height = BlockY * ItemsY + 2 * Rad;
+  static constexpr int ring = 2 * Rad + 2;
+  // This thread's slots of a plane: rows threadIdx.y + j BlockY, columns threadIdx.x + i BlockX.
+  static constexpr int slot_rows = (height + BlockY - 1) / BlockY;
+  static constexpr int slot_cols = (width + BlockX - 1) / BlockX;
+
+ public:
+  static constexpr int tile_x = BlockX;
+  static constexpr int tile_y = BlockY * ItemsY;
+
+  /// Declare it __shared__: the ring of planes with their halos.
+  struct storage {
+    T data[ring][height][width];
+  };
+
+  __device__ explicit stencil3d(storage& s) : s_(s) {
+    detail::require_block_shape(BlockX, BlockY, 1);
+  }
+
+  /// Writes out[z0, z1) x [y0, y0 + tile_y) x [x0, x0 + tile_x), clipped to the nx x ny x nz grid
+  /// (pitches in elements: rows pitch_y apart, planes pitch_z apart), from in[z0 - Rad,
+  /// z1 + Rad) x [y0 - Rad, y0 + tile_y + Rad) x [x0 - Rad, x0 + tile_x + Rad).
+  template <class Weights>
+  __device__ void apply(const T* in, std::size_t in_pitch_y, std::size_t in_pitch_z, T* out,
+                        std::size_t out_pitch_y, std::size_t out_pitch_z, std::size_t nx,
+                        std::size_t ny, std::size_t nz, std::size_t x0, std::size_t y0,
+                        std::size_t z0, std::size_t z1, const Weights& w, const boundary3d& b) {
+    static_assert(detail::weights3d_radius<Weights> == Rad, "the weights' radius is Rad");
+    const auto snz = static_cast<std::int64_t>(nz);
+    // Where each of this thread's slots reads inside a plane, the same for every plane of the
+    // column: an offset, or -1 / -2 for the y / x rule's constant (the x and y rules applied once).
+    std::int64_t at[slot_rows][slot_cols];
+    {
+      const boundary2d xy(b.x, b.y);
+      const auto gx0 = static_cast<std::int64_t>(x0) - Rad;
+      const auto gy0 = static_cast<std::int64_t>(y0) - Rad;
+      for_each_slot([&](int j, int i, int r, int c) {
+        at[j][i] = detail::offset2d(gx0 + c, gy0 + r, static_cast<std::int64_t>(nx),
+                                    static_cast<std::int64_t>(ny), in_pitch_y, xy);
+      });
+    }
+    T v[slot_rows][slot_cols];
+    // Plane gz (the z rule outside [0, nz)) into this thread's registers, every load in flight at
+    // once.
+    const auto load = [&](std::int64_t gz) {
+      const std::int64_t plane = detail::plane3d(gz, snz, b.z);
+      const T* p = in + (plane < 0 ? 0 : static_cast<std::size_t>(plane) * in_pitch_z);
+      for_each_slot([&](int j, int i, int, int) {
+        const std::int64_t o = at[j][i];
+        v[j][i] = plane < 0 ? static_cast<T>(b.z.value)
+                  : o >= 0  ? p[o]
+                            : static_cast<T>(o == -1 ? b.y.value : b.x.value);
+      });
+    };
+    const auto store = [&](int slot) {
+      for_each_slot([&](int j, int i, int r, int c) { s_.data[slot][r][c] = v[j][i]; });
+    };
+    const auto first = static_cast<std::int64_t>(z0) - Rad;  // plane q of the march: first + q
+    // The 2 Rad planes before z0's last one, then each plane's last one ahead of its compute.
+    for (int q = 0; q < 2 * Rad; ++q) {
+      load(first + q);
+      store(q);
+    }
+    const auto planes = static_cast<std::int64_t>(z1 - z0);
+    if (planes > 0) {
+      load(first + 2 * Rad);
+    }
+    const int tx = static_cast<int>(threadIdx.x);
+    int oldest = 0;  // the slot of plane q = z, the oldest one output plane z reads
+    for (std::int64_t z = 0; z < planes; ++z) {
+      // Plane q = z + 2 Rad into the slot of plane z - 2, which no thread reads any more (every
+      // thread passed the last plane's barrier after computing plane z - 2).
+      store(wrap(oldest + 2 * Rad));
+      __syncthreads();
+      if (z + 1 < planes) {
+        load(first + z + 1 + 2 * Rad);  // in flight while this plane is computed
+      }
+      const std::size_t gz = z0 + static_cast<std::size_t>(z);
+#pragma unroll
+      for (int k = 0; k < ItemsY; ++k) {
+        const int ty = static_cast<int>(threadIdx.y) + k * BlockY;
+        const std::size_t gx = x0 + tx, gy = y0 + ty;
+        if (gx < nx && gy < ny) {
+          out[gz * out_pitch_z + gy * out_pitch_y + gx] =
+              detail::stencil3d_point<Rad, Shape, T>(w, [&](int dz, int dy, int dx) {
+                return s_.data[wrap(oldest + Rad + dz)][ty + Rad + dy][tx + Rad + dx];
+              });
+        }
+      }
+      oldest = wrap(oldest + 1);
+    }
+  }
+
+ private:
+  // A slot index in [0, 2 ring) back into the ring.
+  __device__ static int wrap(int slot) { return slot >= ring ? slot - ring : slot; }
+
+  // f(j, i, r, c) for this thread's slots of a plane (detail::for_each_tile_slot).
+  template <class F>
+  __device__ static void for_each_slot(F&& f) {
+    detail::for_each_tile_slot<BlockX, BlockY, height, width>(f);
+  }
+
+  storage& s_;
+};
+
+}  // namespace gpuprims
