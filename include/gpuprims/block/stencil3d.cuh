@@ -68,43 +68,68 @@ class stencil3d {
                         std::size_t z0, std::size_t z1, const Weights& w, const boundary3d& b) {
     static_assert(detail::weights3d_radius<Weights> == Rad, "the weights' radius is Rad");
     const auto snz = static_cast<std::int64_t>(nz);
+    const auto gx0 = static_cast<std::int64_t>(x0) - Rad;
+    const auto gy0 = static_cast<std::int64_t>(y0) - Rad;
+    const march_args args{out, out_pitch_y, out_pitch_z, nx, ny, x0, y0, z0, z1};
+    if (gx0 >= 0 && gy0 >= 0 && gx0 + width <= static_cast<std::int64_t>(nx) &&
+        gy0 + height <= static_cast<std::int64_t>(ny)) {
+      // The tile and halo lie inside every plane: this thread's slots are a fixed pattern of
+      // offsets from its first one (rows BlockY x pitch apart, columns BlockX apart).
+      const std::size_t corner = static_cast<std::size_t>(gy0 + threadIdx.y) * in_pitch_y +
+                                 static_cast<std::size_t>(gx0 + threadIdx.x);
+      const std::size_t row_step = std::size_t{BlockY} * in_pitch_y;
+      march(args, w, [&](std::int64_t gz, T(&v)[slot_rows][slot_cols]) {
+        const std::int64_t plane = detail::plane3d(gz, snz, b.z);
+        const T* p = in + static_cast<std::size_t>(plane < 0 ? 0 : plane) * in_pitch_z + corner;
+        for_each_slot([&](int j, int i, int, int) {
+          v[j][i] = plane < 0 ? static_cast<T>(b.z.value) : p[j * row_step + i * BlockX];
+        });
+      });
+      return;
+    }
     // Where each of this thread's slots reads inside a plane, the same for every plane of the
     // column: an offset, or -1 / -2 for the y / x rule's constant (the x and y rules applied once).
     std::int64_t at[slot_rows][slot_cols];
-    {
-      const boundary2d xy(b.x, b.y);
-      const auto gx0 = static_cast<std::int64_t>(x0) - Rad;
-      const auto gy0 = static_cast<std::int64_t>(y0) - Rad;
-      for_each_slot([&](int j, int i, int r, int c) {
-        at[j][i] = detail::offset2d(gx0 + c, gy0 + r, static_cast<std::int64_t>(nx),
-                                    static_cast<std::int64_t>(ny), in_pitch_y, xy);
-      });
-    }
-    T v[slot_rows][slot_cols];
-    // Plane gz (the z rule outside [0, nz)) into this thread's registers, every load in flight at
-    // once.
-    const auto load = [&](std::int64_t gz) {
+    const boundary2d xy(b.x, b.y);
+    for_each_slot([&](int j, int i, int r, int c) {
+      at[j][i] = detail::offset2d(gx0 + c, gy0 + r, static_cast<std::int64_t>(nx),
+                                  static_cast<std::int64_t>(ny), in_pitch_y, xy);
+    });
+    march(args, w, [&](std::int64_t gz, T(&v)[slot_rows][slot_cols]) {
       const std::int64_t plane = detail::plane3d(gz, snz, b.z);
-      const T* p = in + (plane < 0 ? 0 : static_cast<std::size_t>(plane) * in_pitch_z);
+      const T* p = in + static_cast<std::size_t>(plane < 0 ? 0 : plane) * in_pitch_z;
       for_each_slot([&](int j, int i, int, int) {
         const std::int64_t o = at[j][i];
         v[j][i] = plane < 0 ? static_cast<T>(b.z.value)
                   : o >= 0  ? p[o]
                             : static_cast<T>(o == -1 ? b.y.value : b.x.value);
       });
-    };
+    });
+  }
+
+ private:
+  struct march_args {
+    T* out;
+    std::size_t out_pitch_y, out_pitch_z, nx, ny, x0, y0, z0, z1;
+  };
+
+  // The march along z: load(gz, v) puts plane gz (the z rule outside [0, nz)) into this thread's
+  // registers, every load in flight at once.
+  template <class Weights, class Load>
+  __device__ __forceinline__ void march(const march_args& a, const Weights& w, Load&& load) {
+    T v[slot_rows][slot_cols] = {};
     const auto store = [&](int slot) {
       for_each_slot([&](int j, int i, int r, int c) { s_.data[slot][r][c] = v[j][i]; });
     };
-    const auto first = static_cast<std::int64_t>(z0) - Rad;  // plane q of the march: first + q
+    const auto first = static_cast<std::int64_t>(a.z0) - Rad;  // plane q of the march: first + q
     // The 2 Rad planes before z0's last one, then each plane's last one ahead of its compute.
     for (int q = 0; q < 2 * Rad; ++q) {
-      load(first + q);
+      load(first + q, v);
       store(q);
     }
-    const auto planes = static_cast<std::int64_t>(z1 - z0);
+    const auto planes = static_cast<std::int64_t>(a.z1 - a.z0);
     if (planes > 0) {
-      load(first + 2 * Rad);
+      load(first + 2 * Rad, v);
     }
     const int tx = static_cast<int>(threadIdx.x);
     int oldest = 0;  // the slot of plane q = z, the oldest one output plane z reads
@@ -114,15 +139,15 @@ class stencil3d {
       store(wrap(oldest + 2 * Rad));
       __syncthreads();
       if (z + 1 < planes) {
-        load(first + z + 1 + 2 * Rad);  // in flight while this plane is computed
+        load(first + z + 1 + 2 * Rad, v);  // in flight while this plane is computed
       }
-      const std::size_t gz = z0 + static_cast<std::size_t>(z);
+      T* const out_plane = a.out + (a.z0 + static_cast<std::size_t>(z)) * a.out_pitch_z;
 #pragma unroll
       for (int k = 0; k < ItemsY; ++k) {
         const int ty = static_cast<int>(threadIdx.y) + k * BlockY;
-        const std::size_t gx = x0 + tx, gy = y0 + ty;
-        if (gx < nx && gy < ny) {
-          out[gz * out_pitch_z + gy * out_pitch_y + gx] =
+        const std::size_t gx = a.x0 + tx, gy = a.y0 + ty;
+        if (gx < a.nx && gy < a.ny) {
+          out_plane[gy * a.out_pitch_y + gx] =
               detail::stencil3d_point<Rad, Shape, T>(w, [&](int dz, int dy, int dx) {
                 return s_.data[wrap(oldest + Rad + dz)][ty + Rad + dy][tx + Rad + dx];
               });
@@ -132,7 +157,6 @@ class stencil3d {
     }
   }
 
- private:
   // A slot index in [0, 2 ring) back into the ring.
   __device__ static int wrap(int slot) { return slot >= ring ? slot - ring : slot; }
 
