@@ -118,8 +118,9 @@ struct stencil3d_tuning {
     // ring fits in 40 KiB of shared memory (within the 48 KiB of static shared memory every GPU
     // gives a block); 32 x 4 threads where even one item does not (radius 4, doubles). Chunks of 64
     // planes: a chunk reloads 2 Rad planes of halo. Registers for 4 blocks an SM: on the H100
-    // (512^3 floats, one run, docs/stencil.md) 555 / 781 us for the 7- and 27-point stencils
-    // against 671 / 854 for 2 blocks; other tiles and chunks within 1%, or slower.
+    // (512^3 floats, one run, docs/stencil.md) 531 / 732 us for the 7- and 27-point stencils
+    // against 651 / 792 for 2 blocks; of the other tiles and chunks only 32 x 4 threads for 8
+    // blocks was faster (515 us, 3%, one run: not made the default).
     constexpr std::size_t budget = 40 * 1024;
     for (int items = 4; items >= 1; items /= 2) {
       if (ring_bytes(element_size, radius, 8, items) <= budget) {
