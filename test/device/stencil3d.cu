@@ -1,8 +1,8 @@
 // gpuprims::apply_stencil3d (2.5D streaming through the stencil3d block template): every boundary
 // rule (and mixed rules per axis) x star and box x radius 1 to 4, float and double, on sizes from
-// 1 x 1 x 1 to past the tile and the z chunk and no multiple of them, pitched and batched, against
-// the host's evaluation of the same per-point order (bit for bit); poisoned outputs and padding;
-// the argument checks.
+// 1 x 1 x 1 to past the tile and the z chunk and no multiple of them, with columns at the grid's
+// edges and inside it, pitched and batched, against the host's evaluation of the same per-point
+// order (bit for bit); poisoned outputs and padding; the argument checks.
 #include <gpuprims/stencil.cuh>
 
 #include "support/test_support.cuh"
@@ -106,6 +106,11 @@ void check_every_boundary() {
     }
     check_case<Rad, Shape, T>(3, {9, 17, 37}, 3, 2, r);  // batched and pitched
   }
+  // Wide enough for columns whose tile and halo lie inside the grid (the fixed-offset path).
+  check_case<Rad, Shape, T>(1, {12, 100, 100}, 1, 0, boundary::periodic());
+  check_case<Rad, Shape, T>(
+      1, {9, 100, 100}, 0, 1,
+      boundary3d(boundary::clamp(), boundary::mirror(), boundary::constant(0.25)));
   check_case<Rad, Shape, T>(
       2, {66, 20, 29}, 1, 1,
       boundary3d(boundary::periodic(), boundary::mirror(), boundary::constant(-2)));
