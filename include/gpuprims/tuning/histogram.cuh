@@ -39,7 +39,7 @@ struct histogram_tuning {
     // 256 threads, 8 blocks an SM, 2048 shared counters (8 KiB) for small histograms and 8192
     // (32 KiB) up to 8192 bins, up to 8 copies, 16-byte loads, no aggregation: on an H100 as fast
     // as the best rung for float / 1024 bins (docs/histogram.md, where aggregation lost 9x on
-    // uniform data and a 32-copy layout lost 2x).
+    // uniform data).
     // 8-bit samples count their values in 32 lane copies (32 KiB a block), 512-thread blocks with
     // two 16-byte words a lane: on an H100 (1 GiB, 256 bins, one run of an experiment) 2994 GB/s
     // uniform and 2976 all equal, against 2327 and 2962 for 8 warp copies of the values and 1163
