@@ -80,6 +80,15 @@ void rung_bench(benchmark::State& state) {
   });
 }
 
+// gpuprims::gemm with another policy (tile shapes, stages, grouping), for --full.
+template <class Tuning>
+void tuning_bench(benchmark::State& state) {
+  time_gemm(state, [](const float* a, const float* b, float* c, std::size_t m, std::size_t n,
+                      std::size_t k, cudaStream_t s) {
+    return gpuprims::gemm<Tuning>(a, b, c, m, n, k, k, n, n, 1.0f, 0.0f, s);
+  });
+}
+
 void gpuprims_gemm_bench(benchmark::State& state) {
   time_gemm(state, [](const float* a, const float* b, float* c, std::size_t m, std::size_t n,
                       std::size_t k, cudaStream_t s) {
@@ -138,6 +147,44 @@ void register_gemm(const options& opt) {
   add(opt, family, "vectorized", role::variant, rung_bench<gemm_rung::vectorized>, args,
       {"m", "n", "k"});
   add(opt, family, "warp_tiled", role::variant, rung_bench<gemm_rung::warp_tiled>, args,
+      {"m", "n", "k"});
+  add(opt, family, "double_buffered", role::variant, rung_bench<gemm_rung::double_buffered>, args,
+      {"m", "n", "k"});
+  // Policies around the default: BM x BN x BK, TM x TN, blocks an SM, stages, group_m.
+  using ladder::detail::fixed_gemm_tuning;
+  const arg_list large = {{4096, 4096, 4096}, {8192, 8192, 8192}};
+  add(opt, family, "128x128x16_s1_g8", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 128, 16, 8, 8, true, 2, true, 1, 8>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "128x128x8_s2_g8", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 128, 8, 8, 8, true, 2, true, 2, 8>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "128x128x16_s2_g8_1blk", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 128, 16, 8, 8, true, 1, true, 2, 8>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "128x256x8_8x16_s2_g8", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 256, 8, 8, 16, true, 1, true, 2, 8>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "256x128x8_16x8_s2_g8", role::variant,
+      tuning_bench<fixed_gemm_tuning<256, 128, 8, 16, 8, true, 1, true, 2, 8>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "128x256x8_8x16_s2_g4", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 256, 8, 8, 16, true, 1, true, 2, 4>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "128x256x8_8x16_s2_g16", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 256, 8, 8, 16, true, 1, true, 2, 16>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "128x256x8_8x16_s2_g1", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 256, 8, 8, 16, true, 1, true, 2, 1>>, large,
+      {"m", "n", "k"});
+  add(opt, family, "128x64x16_8x4_s2_g8", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 64, 16, 8, 4, true, 2, true, 2, 8>>, args,
+      {"m", "n", "k"});
+  add(opt, family, "64x64x16_4x4_s2_g8", role::variant,
+      tuning_bench<fixed_gemm_tuning<64, 64, 16, 4, 4, true, 4, true, 2, 8>>, args,
+      {"m", "n", "k"});
+  add(opt, family, "128x128x16_s2_g8", role::variant,
+      tuning_bench<fixed_gemm_tuning<128, 128, 16, 8, 8, true, 2, true, 2, 8>>, args,
       {"m", "n", "k"});
 }
 

@@ -11,8 +11,8 @@ void launchers(const float* a, const float* b, float* c) {
   (void)gpuprims::ladder::gemm<gemm_rung::blocktiling_2d>(a, b, c, 1, 1, 1, 1, 1, 1, 1.0f, 0.0f);
 }
 
-// sass: gemm_tile_kernel<gpuprims::gemm_tuning> has LDG\.E\.128
-// sass: gemm_tile_kernel<gpuprims::gemm_tuning> has STG\.E\.128
-// sass: gemm_tile_kernel<gpuprims::gemm_tuning> has LDS\.128
-// sass: gemm_tile_kernel<gpuprims::gemm_tuning> has FFMA
-// ptxas: gemm_tile_kernel<gpuprims::gemm_tuning> smem 16896
+// sass: gemm_tile_kernel<gpuprims::gemm_tuning, 0> has LDG\.E\.128
+// sass: gemm_tile_kernel<gpuprims::gemm_tuning, 0> has STG\.E\.128
+// sass: gemm_tile_kernel<gpuprims::gemm_tuning, 0> has LDS\.128
+// sass: gemm_tile_kernel<gpuprims::gemm_tuning, 0> has FFMA
+// ptxas: gemm_tile_kernel<gpuprims::gemm_tuning, 0> smem 16896

@@ -2,6 +2,7 @@
 // pitched and packed, aligned and not, alpha/beta combinations (beta 0 over a NaN-poisoned C,
 // alpha 0, k 0), against a double reference within a bound from k; the argument checks.
 #include <gpuprims/gemm.cuh>
+#include <gpuprims/ladder/gemm.cuh>
 
 #include "support/gemm_check.cuh"
 
@@ -44,6 +45,32 @@ TEST_CASE("gemm matches a double reference on every shape", "[gemm][gpu]") {
   check_shape(64, 64, 64);
   check_shape(129, 130, 17);
   check_shape(1000, 1001, 999);
+}
+
+// Other policies through the same launcher: tile shapes with 8 x 16 and 16 x 8 a thread, one and
+// two stages, BK of 8, groups of tile rows that do not divide the grid of tiles.
+template <class Tuning>
+void check_policy(const char* name) {
+  const std::vector<gemm_case> cases = {
+      {1, 1, 1, 1, 1, 1, 1.0f, 0.0f, 0},
+      {129, 130, 17, 17, 130, 130, 1.0f, 0.0f, 0},
+      {1300, 1001, 999, 1000, 1004, 1001, 2.0f, -1.0f, 4},
+      {1100, 300, 33, 33, 300, 300, 1.0f, 0.5f, 0},
+  };
+  for (const gemm_case& g : cases) {
+    check_gemm(name, g, [&](const float* a, const float* b, float* c) {
+      return gpuprims::gemm<Tuning>(a, b, c, g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.alpha, g.beta);
+    });
+  }
+}
+
+TEST_CASE("gemm with other policies matches a double reference", "[gemm][gpu]") {
+  using gpuprims::ladder::detail::fixed_gemm_tuning;
+  check_policy<fixed_gemm_tuning<128, 128, 16, 8, 8, true, 2, true, 1, 8>>("one stage, groups");
+  check_policy<fixed_gemm_tuning<128, 128, 8, 8, 8, true, 2, true, 2, 3>>("BK 8, groups of 3");
+  check_policy<fixed_gemm_tuning<128, 256, 8, 8, 16, true, 1, true, 2, 8>>("8 x 16 a thread");
+  check_policy<fixed_gemm_tuning<256, 128, 8, 16, 8, true, 1, true, 2, 8>>("16 x 8 a thread");
+  check_policy<fixed_gemm_tuning<64, 64, 8, 4, 4, false, 1, false, 2, 1>>("plain layout, 2 stages");
 }
 
 TEST_CASE("gemm with k or alpha of 0 scales C by beta", "[gemm][gpu]") {

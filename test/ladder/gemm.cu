@@ -40,5 +40,6 @@ TEST_CASE("every gemm rung matches a double reference", "[ladder][gemm][gpu]") {
   check_rung<gemm_rung::blocktiling_2d>("blocktiling_2d");
   check_rung<gemm_rung::vectorized>("vectorized");
   check_rung<gemm_rung::warp_tiled>("warp_tiled");
+  check_rung<gemm_rung::double_buffered>("double_buffered");
   check_rung<gemm_rung::library_default>("library_default");
 }

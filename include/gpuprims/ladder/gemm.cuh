@@ -1,6 +1,6 @@
 // The matrix-multiply ladder of the reference lecture and beyond, rung by rung, for teaching and
 // measuring: from one output per thread to the lecture's 16 x 16 shared tiles, register blocking,
-// 16-byte accesses and warp tiling (the library's default). Production code calls gpuprims::gemm.
+// 16-byte accesses, warp tiling and double buffering. Production code calls gpuprims::gemm.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -21,15 +21,17 @@ enum class gemm_rung {
   blocktiling_1d,   ///< 64 x 64 x 8 tiles, 8 outputs (a column) per thread, scalar global accesses
   blocktiling_2d,   ///< 128 x 128 x 8 tiles, 8 x 8 outputs per thread, scalar global accesses
   vectorized,       ///< 128 x 128 x 16 with 16-byte global loads and stores
-  warp_tiled,       ///< + warp tiles of 64 x 32: conflict-free broadcast reads (the default)
+  warp_tiled,       ///< + warp tiles of 64 x 32: conflict-free broadcast reads
+  double_buffered,  ///< + two tile pairs: the next k-step's loads in flight during this one's math
   library_default,  ///< gpuprims::gemm
 };
 
 namespace detail {
-template <int BM, int BN, int BK, int TM, int TN, bool WarpTiled, int MinBlocks, bool Vector>
+template <int BM, int BN, int BK, int TM, int TN, bool WarpTiled, int MinBlocks, bool Vector,
+          int Stages = 1, int GroupM = 1>
 struct fixed_gemm_tuning {
   __host__ __device__ static constexpr gemm_policy select(int /*arch*/) {
-    return {BM, BN, BK, TM, TN, WarpTiled, MinBlocks, Vector};
+    return {BM, BN, BK, TM, TN, WarpTiled, MinBlocks, Vector, Stages, GroupM};
   }
 };
 }  // namespace detail
@@ -76,6 +78,10 @@ template <gemm_rung Rung>
         a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, stream);
   } else if constexpr (Rung == gemm_rung::warp_tiled) {
     return launch_gemm_tiles<ladder::detail::fixed_gemm_tuning<128, 128, 16, 8, 8, true, 2, true>>(
+        a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, stream);
+  } else if constexpr (Rung == gemm_rung::double_buffered) {
+    return launch_gemm_tiles<
+        ladder::detail::fixed_gemm_tuning<128, 128, 16, 8, 8, true, 2, true, 2>>(
         a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, stream);
   } else {
     return gpuprims::gemm(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, stream);

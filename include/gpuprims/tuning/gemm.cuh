@@ -19,14 +19,18 @@ struct gemm_policy {
   bool warp_tiled;
   int min_blocks_per_sm;
   bool vector_global;  ///< 16-byte global loads and stores where the pointers allow
+  int stages = 1;      ///< 2: double-buffered tiles (block_gemm_tile's Stages)
+  int group_m = 1;     ///< blocks walk groups of group_m tile rows column by column (L2 reuse)
 };
 
-/// The library's policy for code built for `arch`: the same everywhere for now.
+/// The library's policy for code built for `arch`: the same everywhere for now. A selector may
+/// also offer several shapes, largest first: `static constexpr int shapes` and
+/// `select(int arch, int shape)`; gemm takes the first whose tiles are at least as many as the
+/// GPU's SMs, else the last.
 struct gemm_tuning {
   __host__ __device__ static constexpr gemm_policy select(int /*arch*/) {
-    // 128 x 128 x 16, 8 x 8 a thread in warp tiles, 2 blocks an SM (<= 128 registers): the
-    // fastest rung on an H100 (31.4 TFLOP/s at 4096^3, 0.61x cublasSgemm; docs/matmul.md); no
-    // other tile shape measured yet.
+    // 128 x 128 x 16, 8 x 8 a thread in warp tiles, 2 blocks an SM (<= 128 registers), one
+    // stage: the ladder's warp_tiled rung (docs/matmul.md).
     return {128, 128, 16, 8, 8, true, 2, true};
   }
 };

@@ -14,36 +14,63 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpuprims::detail {
 
+// How many shapes a tuning offers (`static constexpr int shapes`, else one) and shape S of them.
+template <class Tuning, class = void>
+struct gemm_shape_count {
+  static constexpr int value = 1;
+};
 template <class Tuning>
-inline constexpr gemm_policy gemm_policy_here = Tuning::select(GPUPRIMS_TARGET_ARCH);
+struct gemm_shape_count<Tuning, std::void_t<decltype(Tuning::shapes)>> {
+  static constexpr int value = Tuning::shapes;
+};
 
-template <class Tuning>
-using gemm_tile_here =
-    block_gemm_tile<gemm_policy_here<Tuning>.block_m, gemm_policy_here<Tuning>.block_n,
-                    gemm_policy_here<Tuning>.block_k, gemm_policy_here<Tuning>.thread_m,
-                    gemm_policy_here<Tuning>.thread_n, gemm_policy_here<Tuning>.warp_tiled>;
+template <class Tuning, int Shape>
+__host__ __device__ constexpr gemm_policy gemm_policy_of(int arch) {
+  if constexpr (gemm_shape_count<Tuning>::value > 1) {
+    return Tuning::select(arch, Shape);
+  } else {
+    return Tuning::select(arch);
+  }
+}
+
+template <class Tuning, int Shape>
+inline constexpr gemm_policy gemm_policy_here = gemm_policy_of<Tuning, Shape>(GPUPRIMS_TARGET_ARCH);
+
+template <class Tuning, int Shape>
+using gemm_tile_here = block_gemm_tile<
+    gemm_policy_here<Tuning, Shape>.block_m, gemm_policy_here<Tuning, Shape>.block_n,
+    gemm_policy_here<Tuning, Shape>.block_k, gemm_policy_here<Tuning, Shape>.thread_m,
+    gemm_policy_here<Tuning, Shape>.thread_n, gemm_policy_here<Tuning, Shape>.warp_tiled,
+    gemm_policy_here<Tuning, Shape>.stages>;
 
 __host__ __device__ constexpr int gemm_threads(const gemm_policy& p) {
   return (p.block_m / p.thread_m) * (p.block_n / p.thread_n);
 }
 
-template <class Tuning>
-__global__ void __launch_bounds__(gemm_threads(gemm_policy_here<Tuning>),
-                                  gemm_policy_here<Tuning>.min_blocks_per_sm)
+template <class Tuning, int Shape>
+__global__ void __launch_bounds__(gemm_threads(gemm_policy_here<Tuning, Shape>),
+                                  gemm_policy_here<Tuning, Shape>.min_blocks_per_sm)
     gemm_tile_kernel(const float* a, const float* b, float* c, std::size_t m, std::size_t n,
                      std::size_t k, std::size_t lda, std::size_t ldb, std::size_t ldc, float alpha,
                      float beta, bool vector_ab, bool vector_c) {
-  constexpr gemm_policy p = gemm_policy_here<Tuning>;
-  constexpr int BM = p.block_m, BN = p.block_n, BK = p.block_k, TM = p.thread_m, TN = p.thread_n;
-  using tile_t = gemm_tile_here<Tuning>;
+  constexpr gemm_policy p = gemm_policy_here<Tuning, Shape>;
+  constexpr int BM = p.block_m, BN = p.block_n, TM = p.thread_m, TN = p.thread_n;
+  using tile_t = gemm_tile_here<Tuning, Shape>;
   __shared__ typename tile_t::storage s;
   tile_t tile(s);
-  const std::size_t tiles_n = ceil_div(n, std::size_t{BN});
-  const std::size_t row0 = blockIdx.x / tiles_n * BM;
-  const std::size_t col0 = blockIdx.x % tiles_n * BN;
+  // Block b takes tile (row, col) in groups of group_m tile rows, column by column within a
+  // group: the blocks resident at once share fewer rows of A and columns of B (L2 reuse).
+  const std::size_t tiles_m = ceil_div(m, std::size_t{BM}), tiles_n = ceil_div(n, std::size_t{BN});
+  constexpr auto group_m = static_cast<std::size_t>(p.group_m);
+  const std::size_t group = group_m * tiles_n, first_m = blockIdx.x / group * group_m;
+  const std::size_t group_rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
+  const std::size_t in_group = blockIdx.x % group;
+  const std::size_t row0 = (first_m + in_group % group_rows) * BM;
+  const std::size_t col0 = in_group / group_rows * BN;
   float acc[TM][TN];
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
@@ -53,10 +80,7 @@ __global__ void __launch_bounds__(gemm_threads(gemm_policy_here<Tuning>),
     }
   }
   if (alpha != 0.0f) {  // BLAS: A and B are not read when alpha is zero
-    for (std::size_t k0 = 0; k0 < k; k0 += BK) {
-      tile.load(a, lda, b, ldb, m, n, k, row0, col0, k0, vector_ab);
-      tile.accumulate(acc);
-    }
+    tile.multiply(a, lda, b, ldb, m, n, k, row0, col0, vector_ab, acc);
   }
   tile.store(c, ldc, m, n, row0, col0, alpha, beta, acc, vector_c);
 }
@@ -157,23 +181,30 @@ inline bool gemm_arguments_ok(const float* a, const float* b, const float* c, st
 
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-// One block per block_m x block_n tile of C, the policy's shape.
-template <class Tuning>
+// One block per block_m x block_n tile of C: the tuning's first shape with at least as many tiles
+// as the GPU has SMs, else its last.
+template <class Tuning, int Shape = 0>
 cudaError_t launch_gemm_tiles(const float* a, const float* b, float* c, std::size_t m,
                               std::size_t n, std::size_t k, std::size_t lda, std::size_t ldb,
                               std::size_t ldc, float alpha, float beta, cudaStream_t stream) {
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const gemm_policy p = Tuning::select(facts.target_arch);
+  const gemm_policy p = gemm_policy_of<Tuning, Shape>(facts.target_arch);
   const std::size_t tiles = ceil_div(m, static_cast<std::size_t>(p.block_m)) *
                             ceil_div(n, static_cast<std::size_t>(p.block_n));
+  if constexpr (Shape + 1 < gemm_shape_count<Tuning>::value) {
+    if (tiles < static_cast<std::size_t>(facts.multiprocessors)) {
+      return launch_gemm_tiles<Tuning, Shape + 1>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta,
+                                                  stream);
+    }
+  }
   if (tiles > 0x7fffffff) {
     return cudaErrorInvalidValue;
   }
   const bool vector_ab =
       p.vector_global && aligned16(a) && aligned16(b) && lda % 4 == 0 && ldb % 4 == 0;
   const bool vector_c = p.vector_global && aligned16(c) && ldc % 4 == 0;
-  return launch<gemm_tile_kernel<Tuning>>(
+  return launch<gemm_tile_kernel<Tuning, Shape>>(
       dim3(static_cast<unsigned int>(tiles)), dim3(static_cast<unsigned int>(gemm_threads(p))),
       stream, false, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, vector_ab, vector_c);
 }
