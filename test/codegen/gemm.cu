@@ -15,4 +15,9 @@ void launchers(const float* a, const float* b, float* c) {
 // sass: gemm_tile_kernel<gpuprims::gemm_tuning, 0> has STG\.E\.128
 // sass: gemm_tile_kernel<gpuprims::gemm_tuning, 0> has LDS\.128
 // sass: gemm_tile_kernel<gpuprims::gemm_tuning, 0> has FFMA
-// ptxas: gemm_tile_kernel<gpuprims::gemm_tuning, 0> smem 16896
+// sass: gemm_tile_kernel<gpuprims::gemm_tuning, 2> has LDG\.E\.128
+// sass: gemm_tile_kernel<gpuprims::gemm_tuning, 2> has LDS\.128
+// Two stages of (8 x (128 + 4) + 8 x (256 + 4)) floats; of (16 x (128 + 4) + 16 x (64 + 4)).
+// ptxas: gemm_tile_kernel<gpuprims::gemm_tuning, 0> smem 25088
+// ptxas: gemm_tile_kernel<gpuprims::gemm_tuning, 1> smem 33792
+// ptxas: gemm_tile_kernel<gpuprims::gemm_tuning, 2> smem 25600

@@ -64,11 +64,22 @@ void check_policy(const char* name) {
   }
 }
 
-TEST_CASE("gemm with other policies matches a double reference", "[gemm][gpu]") {
+// One shape of the library's tuning, whatever the SM count would pick.
+template <int Shape>
+struct default_shape {
+  __host__ __device__ static constexpr gpuprims::gemm_policy select(int arch) {
+    return gpuprims::gemm_tuning::select(arch, Shape);
+  }
+};
+
+TEST_CASE("gemm with every shape of the default and other policies", "[gemm][gpu]") {
+  static_assert(gpuprims::gemm_tuning::shapes == 3, "a check_policy line per shape");
+  check_policy<default_shape<0>>("default shape 0");
+  check_policy<default_shape<1>>("default shape 1");
+  check_policy<default_shape<2>>("default shape 2");
   using gpuprims::ladder::detail::fixed_gemm_tuning;
   check_policy<fixed_gemm_tuning<128, 128, 16, 8, 8, true, 2, true, 1, 8>>("one stage, groups");
   check_policy<fixed_gemm_tuning<128, 128, 8, 8, 8, true, 2, true, 2, 3>>("BK 8, groups of 3");
-  check_policy<fixed_gemm_tuning<128, 256, 8, 8, 16, true, 1, true, 2, 8>>("8 x 16 a thread");
   check_policy<fixed_gemm_tuning<256, 128, 8, 16, 8, true, 1, true, 2, 8>>("16 x 8 a thread");
   check_policy<fixed_gemm_tuning<64, 64, 8, 4, 4, false, 1, false, 2, 1>>("plain layout, 2 stages");
 }
