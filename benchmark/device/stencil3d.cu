@@ -10,13 +10,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpuprims::bench {
 namespace {
 
 template <int BlockX, int BlockY, int ItemsY, int ZChunk, int MinBlocks = 4>
 struct fixed_stencil3d_tuning {
-  __host__ __device__ static constexpr stencil3d_policy select(int, std::size_t, int) {
+  __host__ __device__ static constexpr stencil3d_policy select(int, std::size_t, int,
+                                                               stencil_shape) {
     return {BlockX, BlockY, ItemsY, ZChunk, MinBlocks};
   }
 };
@@ -107,24 +109,26 @@ void register_stencil3d(const options& opt) {
   if (!opt.full) {
     return;
   }
-  // Tiles, z chunks and resident blocks (register caps) around the default.
-  add(opt, "stencil3d_7pt", "min2", role::variant,
-      stencil3d_bench<stencil_shape::star, fixed_stencil3d_tuning<32, 8, 4, 64, 2>>, sizes,
-      {"side"});
-  add(opt, "stencil3d_7pt", "z128", role::variant,
-      stencil3d_bench<stencil_shape::star, fixed_stencil3d_tuning<32, 8, 4, 128>>, sizes, {"side"});
-  add(opt, "stencil3d_7pt", "tile_32x8x2", role::variant,
-      stencil3d_bench<stencil_shape::star, fixed_stencil3d_tuning<32, 8, 2, 64>>, sizes, {"side"});
-  add(opt, "stencil3d_7pt", "tile_64x4x4", role::variant,
-      stencil3d_bench<stencil_shape::star, fixed_stencil3d_tuning<64, 4, 4, 64>>, sizes, {"side"});
-  add(opt, "stencil3d_7pt", "tile_32x4x4_min8", role::variant,
-      stencil3d_bench<stencil_shape::star, fixed_stencil3d_tuning<32, 4, 4, 64, 8>>, sizes,
-      {"side"});
-  add(opt, "stencil3d_27pt", "min2", role::variant,
-      stencil3d_bench<stencil_shape::box, fixed_stencil3d_tuning<32, 8, 4, 64, 2>>, sizes,
-      {"side"});
-  add(opt, "stencil3d_27pt", "tile_64x4x4", role::variant,
-      stencil3d_bench<stencil_shape::box, fixed_stencil3d_tuning<64, 4, 4, 64>>, sizes, {"side"});
+  // Tiles (threads x, y, rows a thread), z chunks and resident blocks (register caps) around the
+  // defaults: the star's 32 x 8 x 4 for 4 blocks, the box's 32 x 8 x 4 for 2; chunks of 64 planes.
+  using star_t = std::integral_constant<stencil_shape, stencil_shape::star>;
+  using box_t = std::integral_constant<stencil_shape, stencil_shape::box>;
+  const auto variant = [&](auto shape, const char* name, auto tuning) {
+    constexpr stencil_shape s = decltype(shape)::value;
+    add(opt, s == stencil_shape::star ? "stencil3d_7pt" : "stencil3d_27pt", name, role::variant,
+        stencil3d_bench<s, decltype(tuning)>, sizes, {"side"});
+  };
+  variant(star_t{}, "min2", fixed_stencil3d_tuning<32, 8, 4, 64, 2>{});
+  variant(star_t{}, "z128", fixed_stencil3d_tuning<32, 8, 4, 128, 4>{});
+  variant(star_t{}, "tile_32x8x2", fixed_stencil3d_tuning<32, 8, 2, 64, 4>{});
+  variant(star_t{}, "tile_64x4x4", fixed_stencil3d_tuning<64, 4, 4, 64, 4>{});
+  variant(star_t{}, "tile_32x4x4_min8", fixed_stencil3d_tuning<32, 4, 4, 64, 8>{});
+  variant(box_t{}, "min3", fixed_stencil3d_tuning<32, 8, 4, 64, 3>{});
+  variant(box_t{}, "z128", fixed_stencil3d_tuning<32, 8, 4, 128, 2>{});
+  variant(box_t{}, "tile_32x8x2_min3", fixed_stencil3d_tuning<32, 8, 2, 64, 3>{});
+  variant(box_t{}, "tile_32x8x2_min4", fixed_stencil3d_tuning<32, 8, 2, 64, 4>{});
+  variant(box_t{}, "tile_32x4x4_min4", fixed_stencil3d_tuning<32, 4, 4, 64, 4>{});
+  variant(box_t{}, "tile_32x8x8_min2", fixed_stencil3d_tuning<32, 8, 8, 64, 2>{});
 }
 
 }  // namespace gpuprims::bench

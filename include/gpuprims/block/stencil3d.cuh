@@ -1,6 +1,5 @@
 // stencil3d<Rad, Shape, T>: a column of tiles of a 3D stencil by 2.5D streaming (the block marches
-// along z through a ring of planes in shared memory), with a boundary rule per axis, from your own
-// kernel.
+// along z through planes in shared memory), with a boundary rule per axis, from your own kernel.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -13,15 +12,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace gpuprims {
 
-/// A block-level 3D stencil on a BlockX x BlockY block (2D), each thread computing ItemsY outputs
-/// down a column of every plane: one call writes the tile of BlockX x (BlockY x ItemsY) outputs
-/// in each plane z of [z0, z1), marching along z. Shared memory holds a ring of 2 Rad + 2 planes
-/// of the tile with a halo of Rad: the 2 Rad + 1 planes a plane's outputs read, and the next one,
-/// stored from registers that loaded it while the current plane was computed; one barrier a
-/// plane. Positions outside the grid are supplied by the boundary rules. out[z][y][x] = sum of
+/// A block-level 3D stencil on a BlockX x BlockY block (2D), each thread computing ItemsY
+/// outputs down a column of every plane: one call writes the tile of BlockX x (BlockY x ItemsY)
+/// outputs in each plane z of [z0, z1), marching along z, one barrier a plane; each thread loads
+/// its share of the next plane into registers while the current one is computed. A star keeps a
+/// ring of 2 Rad + 2 planes of the tile with its halo in shared memory and reads each output's
+/// taps from it; a box keeps two planes (this one, the next) and adds each value it reads into
+/// every output it reaches at once (the outputs of 2 Rad + 1 planes, ItemsY consecutive rows a
+/// thread, in registers): (2 Rad + 1)^2 shared-memory reads an output instead of (2 Rad + 1)^3.
+/// Positions outside the grid are supplied by the boundary rules. out[z][y][x] = sum of
 /// w(dz, dy, dx) in[z + dz][y + dy][x + dx] over the shape (a star: two of dz, dy, dx zero; a box:
 /// all of them within Rad), in the order detail::stencil3d_point documents. Every thread of the
 /// block calls apply (it holds barriers); __syncthreads() before reusing the storage. A block of
@@ -40,7 +43,10 @@ class stencil3d {
 
   static constexpr int width = BlockX + 2 * Rad;
   static constexpr int height = BlockY * ItemsY + 2 * Rad;
-  static constexpr int ring = 2 * Rad + 2;
+  static constexpr bool box = Shape == stencil_shape::box;
+  // The star reads its 2 Rad + 1 planes from a ring of 2 Rad + 2 (the next one stored ahead); the
+  // box adds each plane into the outputs it feeds, so two planes (this one, the next) suffice.
+  static constexpr int ring_planes = box ? 2 : 2 * Rad + 2;
   // This thread's slots of a plane: rows threadIdx.y + j BlockY, columns threadIdx.x + i BlockX.
   static constexpr int slot_rows = (height + BlockY - 1) / BlockY;
   static constexpr int slot_cols = (width + BlockX - 1) / BlockX;
@@ -49,9 +55,9 @@ class stencil3d {
   static constexpr int tile_x = BlockX;
   static constexpr int tile_y = BlockY * ItemsY;
 
-  /// Declare it __shared__: the ring of planes with their halos.
+  /// Declare it __shared__: planes of the tile with its halo (2 Rad + 2 for a star, 2 for a box).
   struct storage {
-    T data[ring][height][width];
+    T data[ring_planes][height][width];
   };
 
   __device__ explicit stencil3d(storage& s) : s_(s) {
@@ -117,6 +123,17 @@ class stencil3d {
   // registers, every load in flight at once.
   template <class Weights, class Load>
   __device__ __forceinline__ void march(const march_args& a, const Weights& w, Load&& load) {
+    if constexpr (box) {
+      march_box(a, w, load);
+    } else {
+      march_ring(a, w, load);
+    }
+  }
+
+  // The star: a ring of 2 Rad + 2 planes; thread (x, y) computes rows y + k BlockY, each output
+  // through stencil3d_point from the ring.
+  template <class Weights, class Load>
+  __device__ __forceinline__ void march_ring(const march_args& a, const Weights& w, Load&& load) {
     T v[slot_rows][slot_cols] = {};
     const auto store = [&](int slot) {
       for_each_slot([&](int j, int i, int r, int c) { s_.data[slot][r][c] = v[j][i]; });
@@ -157,8 +174,102 @@ class stencil3d {
     }
   }
 
-  // A slot index in [0, 2 ring) back into the ring.
-  __device__ static int wrap(int slot) { return slot >= ring ? slot - ring : slot; }
+  // The box: thread (x, y) computes rows y ItemsY + k. Plane q of the march (z0 - Rad + q) feeds
+  // the outputs o = q - j of the chunk, j = 0 to 2 Rad (dz = j - Rad): each value of it this
+  // thread reads goes into every output it reaches, each output's chain still in stencil3d_point's
+  // order (plane by plane from dz = -Rad, row by row). Output o is complete at plane o + 2 Rad.
+  template <class Weights, class Load>
+  __device__ __forceinline__ void march_box(const march_args& a, const Weights& w, Load&& load) {
+    constexpr int span = 2 * Rad + 1;  // the planes an output reads, the outputs a plane feeds
+    const auto planes = static_cast<std::int64_t>(a.z1 - a.z0);
+    if (planes <= 0) {
+      return;
+    }
+    const std::int64_t total = planes + 2 * Rad;
+    const auto first = static_cast<std::int64_t>(a.z0) - Rad;
+    const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y) * ItemsY;
+    T v[slot_rows][slot_cols] = {};
+    // acc[(o mod span)][k]: output o's row ty + k. Outputs outside the chunk are computed at its
+    // ends and never stored.
+    T acc[span][ItemsY] = {};
+    load(first, v);
+    for (std::int64_t q0 = 0; q0 < total; q0 += span) {
+      // span planes a round, unrolled at compile time: acc's indices are constants.
+      each_of<span>([&](auto u_constant) {
+        constexpr int u = decltype(u_constant)::value;
+        const std::int64_t q = q0 + u;
+        if (q >= total) {
+          return;
+        }
+        const int slot = static_cast<int>(q & 1);
+        // Plane q into the slot of plane q - 2, which no thread reads any more (every thread
+        // passed the last plane's barrier after computing plane q - 2).
+        for_each_slot([&](int j, int i, int r, int c) { s_.data[slot][r][c] = v[j][i]; });
+        __syncthreads();
+        if (q + 1 < total) {
+          load(first + q + 1, v);  // in flight while this plane is computed
+        }
+        add_plane<u>(w, s_.data[slot], tx, ty, acc);
+        const std::int64_t o = q - 2 * Rad;
+        if (o >= 0) {
+          T* const out_plane = a.out + (a.z0 + static_cast<std::size_t>(o)) * a.out_pitch_z;
+          const std::size_t gx = a.x0 + tx;
+#pragma unroll
+          for (int k = 0; k < ItemsY; ++k) {
+            const std::size_t gy = a.y0 + ty + k;
+            if (gx < a.nx && gy < a.ny) {
+              out_plane[gy * a.out_pitch_y + gx] = acc[(u + 1) % span][k];  // o = q - 2 Rad
+            }
+          }
+        }
+      });
+    }
+  }
+
+  // f(std::integral_constant<int, u>) for u = 0 to N - 1, in order.
+  template <int N, class F, int... U>
+  __device__ __forceinline__ static void each_of(F&& f, std::integer_sequence<int, U...> = {}) {
+    if constexpr (sizeof...(U) < N) {
+      each_of<N>(f, std::make_integer_sequence<int, N>{});
+    } else {
+      (f(std::integral_constant<int, U>{}), ...);
+    }
+  }
+
+  // One plane's products (the box) into the accumulators of the outputs it feeds: output o = q - j
+  // (q the plane, U = q mod span) lives in acc[(U - j) mod span], and j = 0 starts its chain.
+  template <int U, class Weights>
+  __device__ __forceinline__ static void add_plane(const Weights& w,
+                                                   const T (&plane)[height][width], int tx, int ty,
+                                                   T (&acc)[2 * Rad + 1][ItemsY]) {
+    constexpr int span = 2 * Rad + 1;
+#pragma unroll
+    for (int k = 0; k < ItemsY; ++k) {
+      acc[U % span][k] = T(0);
+    }
+#pragma unroll
+    for (int dy = -Rad; dy <= Rad; ++dy) {
+#pragma unroll
+      for (int dx = -Rad; dx <= Rad; ++dx) {
+        T x[ItemsY];
+#pragma unroll
+        for (int k = 0; k < ItemsY; ++k) {
+          x[k] = plane[ty + k + Rad + dy][tx + Rad + dx];
+        }
+#pragma unroll
+        for (int j = 0; j < span; ++j) {
+#pragma unroll
+          for (int k = 0; k < ItemsY; ++k) {
+            T& a = acc[(U - j + span) % span][k];
+            a = detail::fused(static_cast<T>(w(j - Rad, dy, dx)), x[k], a);
+          }
+        }
+      }
+    }
+  }
+
+  // A slot index in [0, 2 ring_planes) back into the star's ring.
+  __device__ static int wrap(int slot) { return slot >= ring_planes ? slot - ring_planes : slot; }
 
   // f(j, i, r, c) for this thread's slots of a plane (detail::for_each_tile_slot).
   template <class F>

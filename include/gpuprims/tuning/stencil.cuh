@@ -5,6 +5,7 @@
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/arch/features.cuh>
+#include <gpuprims/types.cuh>
 
 #include <cstddef>
 
@@ -98,8 +99,8 @@ struct stencil2d_tuning {
 
 /// How apply_stencil3d tiles a grid: blocks of block_x x block_y threads, each computing items_y
 /// outputs down a column of every plane of a chunk of z_chunk planes (2.5D streaming: a ring of
-/// 2 Rad + 2 planes of the block x items_y tile and its halo in shared memory), registers capped
-/// for min_blocks resident blocks an SM (capped by the target).
+/// 2 Rad + 2 planes of the block x items_y tile and its halo in shared memory for a star, two for
+/// a box), registers capped for min_blocks resident blocks an SM (capped by the target).
 struct stencil3d_policy {
   int block_x;
   int block_y;
@@ -108,19 +109,34 @@ struct stencil3d_policy {
   int min_blocks;
 };
 
-/// The library's 3D stencil policy for code built for `arch`, elements of `element_size` bytes and
-/// radius `radius`.
+/// The library's 3D stencil policy for code built for `arch`, elements of `element_size` bytes,
+/// radius `radius` and shape `shape`.
 struct stencil3d_tuning {
   __host__ __device__ static constexpr stencil3d_policy select(int /*arch*/,
-                                                               std::size_t element_size,
-                                                               int radius) {
+                                                               std::size_t element_size, int radius,
+                                                               stencil_shape shape) {
+    if (shape == stencil_shape::box) {
+      // 32 x 8 threads, tiles of 32 x (8 x items_y): each thread keeps the outputs of 2 radius + 1
+      // planes in registers, items_y of each, so items_y is the largest of 4, 2 and 1 that keeps
+      // them within 20 words (the radius-1 box of doubles spilled at 24). Registers for 2 blocks
+      // an SM: on the H100 (512^3 floats, one run, docs/stencil.md) 662 us; 3 blocks ran 582 but
+      // spill 16 bytes (so do 32 x 8 x 2 for 4 blocks, 623); 32 x 8 x 2 for 3 blocks 709, 32 x 4
+      // x 4 for 4 blocks 628, 32 x 8 x 8 648, chunks of 128 planes 678.
+      const int words = static_cast<int>(element_size / 4);
+      for (int items = 4; items > 1; items /= 2) {
+        if ((2 * radius + 1) * items * words <= 20) {
+          return {32, 8, items, 64, 2};
+        }
+      }
+      return {32, 8, 1, 64, 2};
+    }
     // 32 x 8 threads, tiles of 32 x (8 x items_y) with items_y the largest of 4, 2 and 1 whose
     // ring fits in 40 KiB of shared memory (within the 48 KiB of static shared memory every GPU
     // gives a block); 32 x 4 threads where even one item does not (radius 4, doubles). Chunks of 64
     // planes: a chunk reloads 2 Rad planes of halo. Registers for 4 blocks an SM: on the H100
-    // (512^3 floats, one run, docs/stencil.md) 531 / 732 us for the 7- and 27-point stencils
-    // against 651 / 792 for 2 blocks; of the other tiles and chunks only 32 x 4 threads for 8
-    // blocks was faster (515 us, 3%, one run: not made the default).
+    // (512^3 floats, one run, docs/stencil.md) 531 us for the 7-point stencil against 651 for 2
+    // blocks; of the other tiles and chunks only 32 x 4 threads for 8 blocks was faster (515 us,
+    // 3%, one run: not made the default).
     constexpr std::size_t budget = 40 * 1024;
     for (int items = 4; items >= 1; items /= 2) {
       if (ring_bytes(element_size, radius, 8, items) <= budget) {
@@ -130,7 +146,7 @@ struct stencil3d_tuning {
     return {32, 4, 1, 64, 4};
   }
 
-  /// The ring of a 32-column block: 2 radius + 2 planes of (block_y x items_y + 2 radius) x
+  /// The star's ring of a 32-column block: 2 radius + 2 planes of (block_y x items_y + 2 radius) x
   /// (32 + 2 radius) elements.
   __host__ __device__ static constexpr std::size_t ring_bytes(std::size_t element_size, int radius,
                                                               int block_y, int items_y) {

@@ -18,33 +18,35 @@
 
 namespace gpuprims::detail {
 
-template <class Tuning, class T, int Rad>
+template <class Tuning, class T, int Rad, stencil_shape Shape>
 __host__ __device__ constexpr stencil3d_policy stencil3d_policy_for(int arch) {
-  stencil3d_policy p = Tuning::select(arch, sizeof(T), Rad);
+  stencil3d_policy p = Tuning::select(arch, sizeof(T), Rad, Shape);
   p.min_blocks = arch::resident_blocks(p.min_blocks, p.block_x * p.block_y, arch);
   return p;
 }
 
-template <class Tuning, class T, int Rad>
+template <class Tuning, class T, int Rad, stencil_shape Shape>
 inline constexpr stencil3d_policy stencil3d_policy_here =
-    stencil3d_policy_for<Tuning, T, Rad>(GPUPRIMS_TARGET_ARCH);
+    stencil3d_policy_for<Tuning, T, Rad, Shape>(GPUPRIMS_TARGET_ARCH);
 
 template <class Tuning, int Rad, stencil_shape Shape, class T>
-using stencil3d_here = stencil3d<Rad, Shape, T, stencil3d_policy_here<Tuning, T, Rad>.block_x,
-                                 stencil3d_policy_here<Tuning, T, Rad>.block_y,
-                                 stencil3d_policy_here<Tuning, T, Rad>.items_y>;
+using stencil3d_here =
+    stencil3d<Rad, Shape, T, stencil3d_policy_here<Tuning, T, Rad, Shape>.block_x,
+              stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y,
+              stencil3d_policy_here<Tuning, T, Rad, Shape>.items_y>;
 
 // One block's share: column r of tiles (x fastest) of z chunk c of grid g.
 template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
 __global__ void __launch_bounds__(
-    stencil3d_policy_here<Tuning, T, Rad>.block_x* stencil3d_policy_here<Tuning, T, Rad>.block_y,
-    stencil3d_policy_here<Tuning, T, Rad>.min_blocks)
+    stencil3d_policy_here<Tuning, T, Rad, Shape>.block_x* stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y,
+    stencil3d_policy_here<Tuning, T, Rad, Shape>.min_blocks)
     stencil3d_kernel(const T* in, T* out, std::size_t batch, std::size_t depth, std::size_t rows,
                      std::size_t cols, std::size_t in_pitch_y, std::size_t in_pitch_z,
                      std::size_t out_pitch_y, std::size_t out_pitch_z, std::size_t in_stride,
                      std::size_t out_stride, Weights w, boundary3d b) {
   using stencil_t = stencil3d_here<Tuning, Rad, Shape, T>;
-  constexpr auto chunk = static_cast<std::size_t>(stencil3d_policy_here<Tuning, T, Rad>.z_chunk);
+  constexpr auto chunk =
+      static_cast<std::size_t>(stencil3d_policy_here<Tuning, T, Rad, Shape>.z_chunk);
   __shared__ typename stencil_t::storage s;
   const std::size_t tiles_x = ceil_div(cols, std::size_t{stencil_t::tile_x});
   const std::size_t tiles_y = ceil_div(rows, std::size_t{stencil_t::tile_y});
@@ -94,7 +96,7 @@ cudaError_t launch_stencil3d(const T* in, T* out, std::size_t batch, std::size_t
                              const Weights& w, const boundary3d& b, cudaStream_t stream) {
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const stencil3d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad);
+  const stencil3d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Shape);
   const std::size_t columns = ceil_div(cols, static_cast<std::size_t>(p.block_x)) *
                               ceil_div(rows, static_cast<std::size_t>(p.block_y * p.items_y)) *
                               ceil_div(depth, static_cast<std::size_t>(p.z_chunk)) * batch;
