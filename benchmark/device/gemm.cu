@@ -1,7 +1,8 @@
-// The FP32 matrix-multiply families: gpuprims::gemm and (--full) the ladder's rungs against
-// cublasSgemm (FP32, TF32 off: the default math mode) on the same row-major operands, square 1024,
-// 2048, 4096, 8192 and a skinny 4096 x 4096 x 64. Reported: TFLOP/s (2 m n k per call) and % of
-// the FP32 peak (SMs x FP32 lanes x 2 x the SM clock); GB/s counts A, B and C once.
+// The FP32 matrix-multiply families: gpuprims::gemm and (--full) the ladder's rungs and the tile
+// policies around the default against cublasSgemm (FP32, TF32 off: the default math mode) on the
+// same row-major operands, square 1024, 2048, 4096, 8192 and a skinny 4096 x 4096 x 64. Reported:
+// TFLOP/s (2 m n k per call) and % of the FP32 peak (SMs x FP32 lanes x 2 x the SM clock); GB/s
+// counts A, B and C once.
 #include <gpuprims/device/gemm.cuh>
 #include <gpuprims/ladder/gemm.cuh>
 
