@@ -35,11 +35,14 @@ using stencil3d_here =
               stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y,
               stencil3d_policy_here<Tuning, T, Rad, Shape>.items_y>;
 
+template <class Tuning, class T, int Rad, stencil_shape Shape>
+inline constexpr int stencil3d_threads = stencil3d_policy_here<Tuning, T, Rad, Shape>.block_x *
+                                         stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y;
+
 // One block's share: column r of tiles (x fastest) of z chunk c of grid g.
 template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
-__global__ void __launch_bounds__(
-    stencil3d_policy_here<Tuning, T, Rad, Shape>.block_x* stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y,
-    stencil3d_policy_here<Tuning, T, Rad, Shape>.min_blocks)
+__global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape>,
+                                  stencil3d_policy_here<Tuning, T, Rad, Shape>.min_blocks)
     stencil3d_kernel(const T* in, T* out, std::size_t batch, std::size_t depth, std::size_t rows,
                      std::size_t cols, std::size_t in_pitch_y, std::size_t in_pitch_z,
                      std::size_t out_pitch_y, std::size_t out_pitch_z, std::size_t in_stride,
