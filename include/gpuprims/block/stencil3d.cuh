@@ -195,7 +195,7 @@ class stencil3d {
     load(first, v);
     for (std::int64_t q0 = 0; q0 < total; q0 += span) {
       // span planes a round, unrolled at compile time: acc's indices are constants.
-      each_of<span>([&](auto u_constant) {
+      each_of(std::make_integer_sequence<int, span>{}, [&](auto u_constant) {
         constexpr int u = decltype(u_constant)::value;
         const std::int64_t q = q0 + u;
         if (q >= total) {
@@ -226,14 +226,10 @@ class stencil3d {
     }
   }
 
-  // f(std::integral_constant<int, u>) for u = 0 to N - 1, in order.
-  template <int N, class F, int... U>
-  __device__ __forceinline__ static void each_of(F&& f, std::integer_sequence<int, U...> = {}) {
-    if constexpr (sizeof...(U) < N) {
-      each_of<N>(f, std::make_integer_sequence<int, N>{});
-    } else {
-      (f(std::integral_constant<int, U>{}), ...);
-    }
+  // f(std::integral_constant<int, u>) for each u of the sequence, in order.
+  template <int... U, class F>
+  __device__ __forceinline__ static void each_of(std::integer_sequence<int, U...>, F&& f) {
+    (f(std::integral_constant<int, U>{}), ...);
   }
 
   // One plane's products (the box) into the accumulators of the outputs it feeds: output o = q - j

@@ -184,18 +184,17 @@ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 // One block per block_m x block_n tile of C: the tuning's first shape with at least as many tiles
 // as the GPU has SMs, else its last.
 template <class Tuning, int Shape = 0>
-cudaError_t launch_gemm_tiles(const float* a, const float* b, float* c, std::size_t m,
-                              std::size_t n, std::size_t k, std::size_t lda, std::size_t ldb,
-                              std::size_t ldc, float alpha, float beta, cudaStream_t stream) {
-  device_facts facts;
-  GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
+cudaError_t launch_gemm_shape(const device_facts& facts, const float* a, const float* b, float* c,
+                              std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
+                              std::size_t ldb, std::size_t ldc, float alpha, float beta,
+                              cudaStream_t stream) {
   const gemm_policy p = gemm_policy_of<Tuning, Shape>(facts.target_arch);
   const std::size_t tiles = ceil_div(m, static_cast<std::size_t>(p.block_m)) *
                             ceil_div(n, static_cast<std::size_t>(p.block_n));
   if constexpr (Shape + 1 < gemm_shape_count<Tuning>::value) {
     if (tiles < static_cast<std::size_t>(facts.multiprocessors)) {
-      return launch_gemm_tiles<Tuning, Shape + 1>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta,
-                                                  stream);
+      return launch_gemm_shape<Tuning, Shape + 1>(facts, a, b, c, m, n, k, lda, ldb, ldc, alpha,
+                                                  beta, stream);
     }
   }
   if (tiles > 0x7fffffff) {
@@ -207,6 +206,15 @@ cudaError_t launch_gemm_tiles(const float* a, const float* b, float* c, std::siz
   return launch<gemm_tile_kernel<Tuning, Shape>>(
       dim3(static_cast<unsigned int>(tiles)), dim3(static_cast<unsigned int>(gemm_threads(p))),
       stream, false, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, vector_ab, vector_c);
+}
+
+template <class Tuning>
+cudaError_t launch_gemm_tiles(const float* a, const float* b, float* c, std::size_t m,
+                              std::size_t n, std::size_t k, std::size_t lda, std::size_t ldb,
+                              std::size_t ldc, float alpha, float beta, cudaStream_t stream) {
+  device_facts facts;  // read once, whichever shape is taken
+  GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
+  return launch_gemm_shape<Tuning>(facts, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, stream);
 }
 
 }  // namespace gpuprims::detail
