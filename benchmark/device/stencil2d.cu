@@ -1,8 +1,10 @@
 // The 2D stencil families: gpuprims::apply_stencil2d (5-point star and 9-point box, radius 1,
-// periodic) against cudaMemcpyAsync of the grid (the limit of one step per pass), on 8192^2 and
-// 16384^2 floats. Bytes counted: the grid read and written once. Families
-// "stencil2d_fused_5pt_steps<S>": temporal blocking (below).
+// periodic) against cudaMemcpyAsync of the grid (the limit of one step per pass) and the naive
+// kernel (the 2D ladder's first rung; its other rungs with --full), on 8192^2 and 16384^2 floats.
+// Bytes counted: the grid read and written once. Families "stencil2d_fused_5pt_steps<S>": temporal
+// blocking (below).
 #include <gpuprims/device/stencil2d.cuh>
+#include <gpuprims/ladder/stencil.cuh>
 
 #include "reduce_families.cuh"
 #include "support.cuh"
@@ -14,16 +16,24 @@
 namespace gpuprims::bench {
 namespace {
 
-// A fixed tile shape, to measure the default's neighbours (5-point family, --full).
-template <int BlockX, int BlockY, int ItemsY>
+// Fixed streaming shapes, to measure the default's neighbours (--full).
+template <int Warps, int Rows, int Batch, int MinBlocks>
 struct fixed_stencil2d_tuning {
-  __host__ __device__ static constexpr stencil2d_policy select(int, std::size_t, int) {
-    return {BlockX, BlockY, ItemsY};
+  __host__ __device__ static constexpr stencil2d_policy select(int, std::size_t, int,
+                                                               stencil_shape) {
+    return {Warps, Rows, Batch, MinBlocks, 0, 0, 0};
   }
 };
 
-template <stencil_shape Shape, class Tuning = stencil2d_tuning>
-void stencil2d_bench(benchmark::State& state) {
+// Random bits as floats include NaN and infinities: the arithmetic's speed does not depend on
+// them, and weights summing to 0 keep the outputs bounded where the inputs are finite.
+inline stencil2d_weights<float, 1> some_weights2d() {
+  return {{{0.05f, 0.2f, 0.05f}, {0.2f, -1.0f, 0.2f}, {0.05f, 0.2f, 0.05f}}};
+}
+
+// run(in, out, side, stream) over a side x side grid of floats, periodic.
+template <class Run>
+void stencil2d_bench(benchmark::State& state, Run run) {
   const auto side = static_cast<std::size_t>(state.range(0));
   const std::size_t n = side * side;
   random_buffer in(n * 4, 31);
@@ -32,14 +42,24 @@ void stencil2d_bench(benchmark::State& state) {
     state.SkipWithError("allocation failed");
     return;
   }
-  // Random bits as floats include NaN and infinities: the arithmetic's speed does not depend on
-  // them, and weights summing to 0 keep the outputs bounded where the inputs are finite.
-  const stencil2d_weights<float, 1> w{
-      {{0.05f, 0.2f, 0.05f}, {0.2f, -1.0f, 0.2f}, {0.05f, 0.2f, 0.05f}}};
   time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
-    skip_on_error(
-        state, apply_stencil2d<1, Shape, Tuning>(in.as<float>(), static_cast<float*>(out.p), side,
-                                                 side, side, side, w, boundary::periodic(), s));
+    skip_on_error(state, run(in.as<float>(), static_cast<float*>(out.p), side, s));
+  });
+}
+
+template <stencil_shape Shape, class Tuning = stencil2d_tuning>
+void default_bench(benchmark::State& state) {
+  stencil2d_bench(state, [](const float* in, float* out, std::size_t side, cudaStream_t s) {
+    return apply_stencil2d<1, Shape, Tuning>(in, out, side, side, side, side, some_weights2d(),
+                                             boundary::periodic(), s);
+  });
+}
+
+template <stencil_shape Shape, ladder::stencil2d_rung Rung>
+void rung_bench(benchmark::State& state) {
+  stencil2d_bench(state, [](const float* in, float* out, std::size_t side, cudaStream_t s) {
+    return ladder::apply_stencil2d<1, Shape, Rung>(in, out, side, side, side, side,
+                                                   some_weights2d(), boundary::periodic(), s);
   });
 }
 
@@ -99,9 +119,13 @@ void register_stencil2d(const options& opt) {
     add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid_bench, sizes, {"side"});
   }
   add(opt, "stencil2d_5pt", "gpuprims::apply_stencil2d", role::default_,
-      stencil2d_bench<stencil_shape::star>, sizes, {"side"});
+      default_bench<stencil_shape::star>, sizes, {"side"});
   add(opt, "stencil2d_9pt", "gpuprims::apply_stencil2d", role::default_,
-      stencil2d_bench<stencil_shape::box>, sizes, {"side"});
+      default_bench<stencil_shape::box>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "naive", role::baseline,
+      rung_bench<stencil_shape::star, ladder::stencil2d_rung::naive>, sizes, {"side"});
+  add(opt, "stencil2d_9pt", "naive", role::baseline,
+      rung_bench<stencil_shape::box, ladder::stencil2d_rung::naive>, sizes, {"side"});
   add_fused2d_family<1>(opt);
   add_fused2d_family<2>(opt);
   add_fused2d_family<4>(opt);
@@ -109,14 +133,26 @@ void register_stencil2d(const options& opt) {
   if (!opt.full) {
     return;
   }
-  add(opt, "stencil2d_5pt", "tile_32x8x4", role::variant,
-      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<32, 8, 4>>, sizes, {"side"});
-  add(opt, "stencil2d_5pt", "tile_32x8x8", role::variant,
-      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<32, 8, 8>>, sizes, {"side"});
-  add(opt, "stencil2d_5pt", "tile_64x4x4", role::variant,
-      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<64, 4, 4>>, sizes, {"side"});
-  add(opt, "stencil2d_5pt", "tile_32x16x2", role::variant,
-      stencil2d_bench<stencil_shape::star, fixed_stencil2d_tuning<32, 16, 2>>, sizes, {"side"});
+  // The 2D ladder's other rungs (ladder/stencil.cuh), and the default's neighbours: warps a block,
+  // rows a strip, rows a batch, blocks an SM.
+  add(opt, "stencil2d_5pt", "shared_tile", role::variant,
+      rung_bench<stencil_shape::star, ladder::stencil2d_rung::shared_tile>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "coarsened", role::variant,
+      rung_bench<stencil_shape::star, ladder::stencil2d_rung::coarsened>, sizes, {"side"});
+  add(opt, "stencil2d_9pt", "shared_tile", role::variant,
+      rung_bench<stencil_shape::box, ladder::stencil2d_rung::shared_tile>, sizes, {"side"});
+  add(opt, "stencil2d_9pt", "coarsened", role::variant,
+      rung_bench<stencil_shape::box, ladder::stencil2d_rung::coarsened>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "strip_4w_16r_b4_5blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 16, 4, 5>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "strip_4w_32r_b4_4blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 32, 4, 4>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "strip_4w_8r_b1_8blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 8, 1, 8>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "strip_8w_8r_b2_3blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<8, 8, 2, 3>>, sizes, {"side"});
+  add(opt, "stencil2d_9pt", "strip_4w_16r_b4_4blk", role::variant,
+      default_bench<stencil_shape::box, fixed_stencil2d_tuning<4, 16, 4, 4>>, sizes, {"side"});
 }
 
 }  // namespace gpuprims::bench

@@ -159,6 +159,16 @@ __global__ void user_stencil2d(const float* in, float* out, std::size_t rows, st
   __shared__ stencil_t::storage st;
   const gpuprims::stencil2d_weights<float, 2> w{};
   stencil_t(st).apply(in, cols, out, cols, cols, rows, 0, 0, w, gpuprims::boundary::clamp());
+  gpuprims::warp_stencil2d<2, gpuprims::stencil_shape::star, 16>(
+      in, cols, out, cols, cols, rows, 0, 0, w, gpuprims::boundary::periodic());
+}
+
+template <gpuprims::ladder::stencil2d_rung Rung>
+void stencil2d_rung(cudaStream_t s) {
+  const gpuprims::stencil2d_weights<double, 1> w{};
+  (void)gpuprims::ladder::apply_stencil2d<1, gpuprims::stencil_shape::box, Rung>(
+      static_cast<const double*>(nullptr), static_cast<double*>(nullptr), 1, 1, 1, 1, w,
+      gpuprims::boundary::clamp(), s);
 }
 
 template <int Rad, gpuprims::stencil_shape Shape, class T>
@@ -352,6 +362,11 @@ void instantiate(cudaStream_t s) {
   user_gemm<<<1, 256, 0, s>>>(nullptr, nullptr, nullptr, 0);
   stencils2d<1, gpuprims::stencil_shape::star, float>(s);
   stencils2d<4, gpuprims::stencil_shape::box, double>(s);
+  stencils2d<2, gpuprims::stencil_shape::star, double>(s);
+  stencil2d_rung<gpuprims::ladder::stencil2d_rung::naive>(s);
+  stencil2d_rung<gpuprims::ladder::stencil2d_rung::shared_tile>(s);
+  stencil2d_rung<gpuprims::ladder::stencil2d_rung::coarsened>(s);
+  stencil2d_rung<gpuprims::ladder::stencil2d_rung::register_streaming>(s);
   user_stencil2d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0);
   stencils3d<1, gpuprims::stencil_shape::star, float>(s);
   stencils3d<1, gpuprims::stencil_shape::box, float>(s);

@@ -1,25 +1,47 @@
-// Codegen checks for the 2D stencil and its fused steps (see check_sass.py): the tile and its halo
-// in shared memory, fused multiply-adds, and no local memory at any radius.
+// Codegen checks for the 2D stencil and its fused steps (see check_sass.py): register streaming
+// moves 16-byte words and shuffles neighbours along x, the shared tile keeps the tile and its halo
+// in shared memory, and no kernel uses local memory or spills at any radius, shape or type.
 #include <gpuprims/device/stencil2d.cuh>
 
 template <int Rad, gpuprims::stencil_shape Shape, class T>
-void launchers(const T* in, T* out) {
+void single_step(const T* in, T* out) {
   const gpuprims::stencil2d_weights<T, Rad> w{};
   (void)gpuprims::apply_stencil2d<Rad, Shape>(in, out, 1, 1, 1, 1, w);
-  if constexpr (!(Rad == 4 && Shape == gpuprims::stencil_shape::box && sizeof(T) == 8)) {
-    (void)gpuprims::apply_stencil2d_fused<Rad, Shape, 3>(in, out, 1, 1, 1, 1, w);
-  }
 }
-template void launchers<1, gpuprims::stencil_shape::star, float>(const float*, float*);
-template void launchers<4, gpuprims::stencil_shape::box, float>(const float*, float*);
-template void launchers<4, gpuprims::stencil_shape::box, double>(const double*, double*);
-template void launchers<3, gpuprims::stencil_shape::box, double>(const double*, double*);
+#define GPUPRIMS_SINGLE_STEP(R, S, T) \
+  template void single_step<R, gpuprims::stencil_shape::S, T>(const T*, T*);
+#define GPUPRIMS_SINGLE_STEPS(R)       \
+  GPUPRIMS_SINGLE_STEP(R, star, float) \
+  GPUPRIMS_SINGLE_STEP(R, box, float)  \
+  GPUPRIMS_SINGLE_STEP(R, star, double) GPUPRIMS_SINGLE_STEP(R, box, double)
+GPUPRIMS_SINGLE_STEPS(1)
+GPUPRIMS_SINGLE_STEPS(2)
+GPUPRIMS_SINGLE_STEPS(3)
+GPUPRIMS_SINGLE_STEPS(4)
 
-// A 32 x 32 tile with a halo of 1 on every side: 34 x 34 floats; of 4: 40 x 40 doubles.
-// ptxas: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float, .* smem 4624
-// ptxas: stencil2d_kernel<gpuprims::stencil2d_tuning, 4, .*double, .* smem 12800
+template <int Rad, gpuprims::stencil_shape Shape, class T>
+void fused_steps(const T* in, T* out) {
+  const gpuprims::stencil2d_weights<T, Rad> w{};
+  (void)gpuprims::apply_stencil2d_fused<Rad, Shape, 3>(in, out, 1, 1, 1, 1, w);
+}
+template void fused_steps<1, gpuprims::stencil_shape::star, float>(const float*, float*);
+template void fused_steps<4, gpuprims::stencil_shape::box, float>(const float*, float*);
+template void fused_steps<3, gpuprims::stencil_shape::box, double>(const double*, double*);
+
+// Register streaming (radius 1, both shapes; the radius-4 star of doubles): 16-byte loads and
+// stores, neighbours by shuffles, fused multiply-adds, no shared memory.
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has LDG\.E\.128
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has STG\.E\.128
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has SHFL\.IDX
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has FFMA
-// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 4, .*double has DFMA
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float lacks LDS
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 4, .*0, double, .* has LDG\.E\.128
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 4, .*0, double, .* has DFMA
+// The boxes of radius 3 and 4 take the shared tile: 32 x 32 outputs with a halo of 4 on every
+// side, 40 x 40 floats or doubles.
+// ptxas: stencil2d_tile_kernel<gpuprims::stencil2d_tuning, 4, .*1, float, .* smem 6400
+// ptxas: stencil2d_tile_kernel<gpuprims::stencil2d_tuning, 4, .*1, double, .* smem 12800
+// sass: stencil2d_tile_kernel<gpuprims::stencil2d_tuning, 4, .*1, double, .* has DFMA
 
 // Three fused steps: two buffers of the span and a ring of the radius, (64 + 2) x (64 + 2) floats
 // at radius 1, (32 + 6) x (64 + 6) doubles at radius 3 (within 48 KiB of static shared memory).

@@ -1,10 +1,12 @@
-// gpuprims::apply_stencil2d and the stencil2d block template: every boundary rule (and mixed rules
-// per axis) x star and box x radius 1 to 4, float and double, on sizes from 1 x 1 to past the tile
-// and no multiple of it, pitched and batched, against the host's evaluation of the same per-point
-// order (bit for bit); poisoned outputs and padding; a grid of more than 2^31 elements; the
-// argument checks.
+// gpuprims::apply_stencil2d and gpuprims::warp_stencil2d from a kernel of the test's own: every
+// boundary rule (and mixed rules per axis) x star and box x radius 1 to 4, float and double, on
+// sizes from 1 x 1 to several strips each way and no multiple of a strip, pitched and batched,
+// against the host's evaluation of the same per-point order (bit for bit); poisoned outputs and
+// padding; a grid of more than 2^31 elements; the argument checks. The shared tile (the stencil2d
+// block template) runs in test/ladder/stencil2d.cu and here where the policy takes it.
 #include <gpuprims/stencil.cuh>
 
+#include "support/stencil2d_check.cuh"
 #include "support/test_support.cuh"
 
 #include <cstdint>
@@ -20,83 +22,9 @@ using gpuprims::boundary;
 using gpuprims::boundary2d;
 using gpuprims::stencil_shape;
 
-// The neighbour (dy, dx) of (x, y) in a host grid, by the library's own boundary fetch.
-template <class T>
-struct neighbours {
-  const T* grid;
-  std::size_t pitch;
-  std::int64_t x, y, cols, rows;
-  boundary2d b;
-  __host__ __device__ T operator()(int dy, int dx) const {
-    return gpuprims::detail::fetch2d(grid, pitch, x + dx, y + dy, cols, rows, b);
-  }
-};
-
-const char* mode_name(gpuprims::boundary_mode m) {
-  switch (m) {
-    case gpuprims::boundary_mode::constant:
-      return "constant";
-    case gpuprims::boundary_mode::clamp:
-      return "clamp";
-    case gpuprims::boundary_mode::periodic:
-      return "periodic";
-    default:
-      return "mirror";
-  }
-}
-
-template <int Rad, stencil_shape Shape, class T>
-void check_case(std::size_t batch, std::size_t rows, std::size_t cols, std::size_t in_pitch,
-                std::size_t out_pitch, const boundary2d& b) {
-  std::mt19937_64& g = rng();
-  std::uniform_real_distribution<double> dist(-1, 1);
-  gpuprims::stencil2d_weights<T, Rad> w{};
-  for (auto& row : w.w) {
-    for (auto& x : row) {
-      x = static_cast<T>(dist(g));
-    }
-  }
-  const std::size_t in_stride = rows * in_pitch + 5, out_stride = rows * out_pitch + 3;
-  const std::size_t in_size = batch * in_stride, out_size = batch * out_stride;
-  std::vector<T> in(in_size);
-  for (auto& x : in) {
-    x = static_cast<T>(dist(g));
-  }
-  device_buffer d_in(in_size * sizeof(T)), d_out(out_size * sizeof(T));
-  GPUPRIMS_CHECK_CUDA(
-      cudaMemcpy(d_in.data(), in.data(), in_size * sizeof(T), cudaMemcpyHostToDevice));
-  d_out.poison();
-  INFO((Shape == stencil_shape::star ? "star" : "box")
-       << ", radius " << Rad << (sizeof(T) == 4 ? ", float" : ", double") << ", " << batch << " x "
-       << rows << " x " << cols << " (pitches " << in_pitch << ", " << out_pitch << "), x "
-       << mode_name(b.x.mode) << ", y " << mode_name(b.y.mode));
-  GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil2d<Rad, Shape>(
-      reinterpret_cast<const T*>(d_in.data()), reinterpret_cast<T*>(d_out.data()), batch, rows,
-      cols, in_pitch, out_pitch, in_stride, out_stride, w, b)));
-  GPUPRIMS_CHECK_LAUNCH();
-  const std::vector<unsigned char> raw = d_out.download();
-  std::size_t wrong = 0, touched = 0;
-  for (std::size_t gi = 0; gi < batch; ++gi) {
-    const T* grid = in.data() + gi * in_stride;
-    for (std::size_t y = 0; y < rows; ++y) {
-      for (std::size_t x = 0; x < out_pitch; ++x) {
-        const unsigned char* at = raw.data() + (gi * out_stride + y * out_pitch + x) * sizeof(T);
-        if (x >= cols) {  // padding: untouched
-          touched += first_unpoisoned(at, sizeof(T)) == sizeof(T) ? 0 : 1;
-          continue;
-        }
-        const T want = gpuprims::detail::stencil2d_point<Rad, Shape, T>(
-            w, neighbours<T>{grid, in_pitch, static_cast<std::int64_t>(x),
-                             static_cast<std::int64_t>(y), static_cast<std::int64_t>(cols),
-                             static_cast<std::int64_t>(rows), b});
-        wrong += std::memcmp(at, &want, sizeof(T)) == 0 ? 0 : 1;
-      }
-    }
-  }
-  CHECK(wrong == 0);
-  CHECK(touched == 0);
-}
-
+// Sizes within one strip or tile, and grids of several strips each way whose inner strips take the
+// streaming kernel's rule-free path (16-byte aligned rows) or its element path (odd pitches, and
+// every grid after the first of a batch, whose stride is odd).
 template <int Rad, stencil_shape Shape, class T>
 void check_every_boundary() {
   const boundary rules[] = {boundary::constant(0.5), boundary::clamp(), boundary::periodic(),
@@ -104,12 +32,15 @@ void check_every_boundary() {
   struct size2 {
     std::size_t rows, cols;
   };
-  const size2 sizes[] = {{1, 1}, {1, 33}, {33, 1}, {3, 2}, {32, 32}, {33, 33}, {31, 65}, {70, 100}};
+  const size2 sizes[] = {{1, 1},   {1, 33},  {33, 1},   {3, 2},     {32, 32},
+                         {33, 33}, {31, 65}, {70, 100}, {150, 300}, {200, 520}};
   for (const boundary& r : rules) {
     for (const size2& s : sizes) {
       check_case<Rad, Shape, T>(1, s.rows, s.cols, s.cols, s.cols, r);
     }
-    check_case<Rad, Shape, T>(3, 45, 37, 40, 39, r);  // batched and pitched
+    check_case<Rad, Shape, T>(3, 45, 37, 40, 39, r);      // batched and pitched
+    check_case<Rad, Shape, T>(2, 140, 400, 404, 408, r);  // aligned pitches, odd batch stride
+    check_case<Rad, Shape, T>(1, 139, 397, 401, 399, r);  // odd pitches
   }
   check_case<Rad, Shape, T>(2, 34, 29, 29, 31,
                             boundary2d(boundary::periodic(), boundary::mirror()));
@@ -126,7 +57,59 @@ void check_radius() {
   check_every_boundary<Rad, stencil_shape::box, double>();
 }
 
+// A caller's kernel: each warp one strip of 16 rows, strips starting at column x_first (not a
+// multiple of the strip's width, so no row is 16-byte aligned at a strip's start).
+template <int Rad, stencil_shape Shape, class T, class Weights>
+__global__ void user_strips(const T* in, T* out, std::size_t rows, std::size_t cols,
+                            std::size_t in_pitch, std::size_t out_pitch, std::size_t x_first,
+                            Weights w, boundary2d b) {
+  constexpr std::size_t width = gpuprims::warp_stencil2d_width<T>, height = 16;
+  const std::size_t strips_x = (cols - x_first + width - 1) / width;
+  const std::size_t warp = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / 32;
+  const std::size_t sy = warp / strips_x;
+  if (sy * height >= rows) {
+    return;  // the whole warp
+  }
+  gpuprims::warp_stencil2d<Rad, Shape, height, 4>(in, in_pitch, out, out_pitch, cols, rows,
+                                                  x_first + warp % strips_x * width, sy * height, w,
+                                                  b);
+}
+
+template <int Rad, stencil_shape Shape>
+struct user_call {
+  std::size_t x_first;
+  template <class T, class Weights>
+  cudaError_t operator()(const T* in, T* out, std::size_t batch, std::size_t rows, std::size_t cols,
+                         std::size_t in_pitch, std::size_t out_pitch, std::size_t, std::size_t,
+                         const Weights& w, const boundary2d& b) const {
+    if (batch != 1) {
+      return cudaErrorInvalidValue;
+    }
+    const std::size_t width = gpuprims::warp_stencil2d_width<T>;
+    const std::size_t warps = (cols - x_first + width - 1) / width * ((rows + 15) / 16);
+    user_strips<Rad, Shape><<<static_cast<unsigned int>((warps + 1) / 2), 64>>>(
+        in, out, rows, cols, in_pitch, out_pitch, x_first, w, b);
+    return cudaGetLastError();
+  }
+};
+
+template <int Rad, stencil_shape Shape, class T>
+void check_user_strips() {
+  for (const boundary& r :
+       {boundary::constant(-1), boundary::clamp(), boundary::periodic(), boundary::mirror()}) {
+    check_case<Rad, Shape, T>(1, 70, 300, 300, 304, r, user_call<Rad, Shape>{5}, 5);
+    check_case<Rad, Shape, T>(1, 41, 9, 12, 9, r, user_call<Rad, Shape>{3}, 3);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("warp_stencil2d from a caller's kernel, strips at any column", "[stencil2d][gpu]") {
+  check_user_strips<1, stencil_shape::star, float>();
+  check_user_strips<1, stencil_shape::box, double>();
+  check_user_strips<2, stencil_shape::box, float>();
+  check_user_strips<4, stencil_shape::star, double>();
+}
 
 TEST_CASE("apply_stencil2d matches the per-point order bit for bit", "[stencil2d][gpu]") {
   check_radius<1>();

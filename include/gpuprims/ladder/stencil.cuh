@@ -1,17 +1,20 @@
-// The 1D stencil ladder of the reference notes, rung by rung, for teaching and measuring: each rung
-// selectable here, tested and benchmarked. Production code calls gpuprims::apply_stencil1d.
+// The stencil ladders, rung by rung, for teaching and measuring: the 1D ladder of the reference
+// notes and the 2D one, each rung selectable here, tested and benchmarked. Production code calls
+// gpuprims::apply_stencil1d and gpuprims::apply_stencil2d.
 #pragma once
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/ladder/stencil_kernels.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/stencil/kernels.cuh>
+#include <gpuprims/detail/stencil/kernels2d.cuh>
 #include <gpuprims/tuning/stencil.cuh>
 #include <gpuprims/types.cuh>
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace gpuprims::ladder {
 
@@ -70,6 +73,48 @@ template <int Rad, stencil_rung Rung, class T, class Weights>
                                           const Weights& weights, boundary b = {},
                                           cudaStream_t stream = 0) {
   return apply_stencil1d<Rad, Rung>(in, out, 1, n, n, n, weights, b, stream);
+}
+
+/// The 2D rungs (docs/stencil.md says what each one buys).
+enum class stencil2d_rung {
+  naive,        ///< one output per thread, every neighbour read from global memory
+  shared_tile,  ///< a 32 x 8 block stages a 32 x 8 tile and its halo in shared memory
+  coarsened,    ///< the same with 32 x 4 threads, 8 outputs each down a column (32 x 32 tiles)
+  register_streaming,  ///< gpuprims::apply_stencil2d: warps stream strips of rows in registers
+};
+
+/// The shared-tile rungs' shape: BlockX x BlockY threads, ItemsY outputs each.
+template <int BlockX, int BlockY, int ItemsY>
+struct stencil2d_tile_tuning {
+  __host__ __device__ static constexpr stencil2d_policy select(int, std::size_t, int,
+                                                               stencil_shape) {
+    return {0, 0, 0, 0, BlockX, BlockY, ItemsY};
+  }
+};
+
+/// A rung of the 2D ladder, with gpuprims::apply_stencil2d's arguments (one grid) and checks.
+template <int Rad, stencil_shape Shape, stencil2d_rung Rung, class T, class Weights>
+[[nodiscard]] cudaError_t apply_stencil2d(const T* in, T* out, std::size_t rows, std::size_t cols,
+                                          std::size_t in_pitch, std::size_t out_pitch,
+                                          const Weights& weights, boundary2d b = {},
+                                          cudaStream_t stream = 0) {
+  namespace d = gpuprims::detail;
+  static_assert(d::weights2d_radius<Weights> == Rad, "the weights' radius is Rad");
+  GPUPRIMS_RETURN_IF_ERROR(
+      d::validate_stencil2d(in, out, 1, rows, cols, in_pitch, out_pitch, 0, 0, b));
+  if constexpr (Rung == stencil2d_rung::naive) {
+    constexpr int block = 256;
+    return d::launch<d::stencil2d_naive_kernel<Rad, Shape, block, T, Weights>>(
+        dim3(d::grid_x(d::ceil_div(cols, block)), d::grid_yz(rows)), dim3(block), stream, false, in,
+        out, rows, cols, in_pitch, out_pitch, weights, b);
+  } else {
+    using tuning =
+        std::conditional_t<Rung == stencil2d_rung::shared_tile, stencil2d_tile_tuning<32, 8, 1>,
+                           std::conditional_t<Rung == stencil2d_rung::coarsened,
+                                              stencil2d_tile_tuning<32, 4, 8>, stencil2d_tuning>>;
+    return d::launch_stencil2d<tuning, Rad, Shape>(in, out, 1, rows, cols, in_pitch, out_pitch, 0,
+                                                   0, weights, b, stream);
+  }
 }
 
 }  // namespace gpuprims::ladder

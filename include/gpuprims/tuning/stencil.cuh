@@ -71,29 +71,44 @@ struct stencil_fused_tuning {
   }
 };
 
-/// How apply_stencil2d tiles a grid: blocks of block_x x block_y threads, each computing items_y
-/// outputs down a column (a tile of block_x x block_y x items_y outputs).
+/// How apply_stencil2d covers a grid. Register streaming (warps > 0): blocks of `warps` warps,
+/// each warp a strip of 32 16-byte vectors across and `rows` rows down (gpuprims::warp_stencil2d),
+/// `batch` rows' loads in flight at once, registers for `min_blocks` resident blocks an SM (capped
+/// by the target). The shared tile (warps == 0; gpuprims::stencil2d): blocks of block_x x block_y
+/// threads, each computing items_y outputs down a column.
 struct stencil2d_policy {
+  int warps;
+  int rows;
+  int batch;
+  int min_blocks;
   int block_x;
   int block_y;
   int items_y;
 };
 
-/// The library's 2D stencil policy for code built for `arch`, elements of `element_size` bytes and
-/// radius `radius`.
+/// The library's 2D stencil policy for code built for `arch`, elements of `element_size` bytes,
+/// radius `radius` and shape `shape`.
 struct stencil2d_tuning {
   __host__ __device__ static constexpr stencil2d_policy select(int /*arch*/,
-                                                               std::size_t element_size,
-                                                               int radius) {
-    // 32 x 4 threads, 8 outputs each (32 x 32 tiles) for floats up to radius 2: on an H100 (one
-    // run, 5-point, 8192^2 and 16384^2 floats) 2193 and 2280 GB/s, against 1888 and 1950 for
-    // 32 x 8 x 4, 2090 and 2137 for 32 x 8 x 8, 1876 and 1946 for 64 x 4 x 4 (docs/stencil.md).
-    // Wider elements and radii keep 32 x 8 x 4: a thread of 32 x 4 x 8 holds 10 rows of its tile
-    // before storing them, and the radius-4 box of doubles spills there (sm_90).
-    if (element_size <= 4 && radius <= 2) {
-      return {32, 4, 8};
+                                                               std::size_t element_size, int radius,
+                                                               stencil_shape shape) {
+    // Register streaming: strips of 8 rows, 2 rows a batch (the next batch's loads in flight
+    // during this one's arithmetic), registers for 6 blocks of 4 warps an SM. On the H100 (one
+    // run, 5-point, 8192^2 / 16384^2 floats, docs/stencil.md): 197.6 / 743 us, against 206.7 / 759
+    // for strips of 16 rows and batches of 4 at 5 blocks, 231.8 / 803 for 32 and 4 at 4 blocks:
+    // a warp has only a batch or two of rows in flight, so the bytes an SM has in flight grow
+    // with its resident warps, and a strip's start issues 2 Rad + 2 batches of rows at once.
+    // Doubles of radius 1 fit 4 blocks; larger stars and the radius-2 box 3 (not measured). The
+    // boxes of radius 3 and 4 (49 and 81 weights) spill even so and take the shared tile of 32 x 8
+    // threads, 4 outputs each. sm_90 registers for every case are checked by
+    // test/codegen/stencil2d.cu (no spills).
+    if (radius == 1) {
+      return {4, 8, 2, element_size <= 4 ? 6 : 4, 0, 0, 0};
     }
-    return {32, 8, 4};
+    if (shape == stencil_shape::star || radius == 2) {
+      return {4, 8, 2, 3, 0, 0, 0};
+    }
+    return {0, 0, 0, 0, 32, 8, 4};
   }
 };
 

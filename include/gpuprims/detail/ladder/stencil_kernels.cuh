@@ -1,10 +1,11 @@
-// The stencil ladder's own kernel: the naive rung (the shared-tile rungs are the library's kernel
-// with a ladder tuning, ladder/stencil.cuh).
+// The stencil ladders' own kernels: the naive rungs in 1D and 2D (the other rungs are the
+// library's kernels with a ladder tuning, ladder/stencil.cuh).
 #pragma once
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/stencil/tile.cuh>
+#include <gpuprims/detail/stencil/tile2d.cuh>
 #include <gpuprims/types.cuh>
 
 #include <cuda_runtime.h>
@@ -33,6 +34,23 @@ __global__ void __launch_bounds__(BlockSize)
         acc = fma(static_cast<T>(w[r]), load_with_boundary(in_row, i - Rad + r, count, b), acc);
       }
       out_row[i] = acc;
+    }
+  }
+}
+
+// 2D: one output per thread (threads along x), every neighbour read from global memory through
+// fetch2d, the per-point chain of stencil2d_point.
+template <int Rad, stencil_shape Shape, int BlockSize, class T, class Weights>
+__global__ void __launch_bounds__(BlockSize)
+    stencil2d_naive_kernel(const T* in, T* out, std::size_t rows, std::size_t cols,
+                           std::size_t in_pitch, std::size_t out_pitch, Weights w, boundary2d b) {
+  const auto nx = static_cast<std::int64_t>(cols), ny = static_cast<std::int64_t>(rows);
+  for (std::int64_t y = blockIdx.y; y < ny; y += gridDim.y) {
+    for (std::int64_t x = blockIdx.x * std::int64_t{BlockSize} + threadIdx.x; x < nx;
+         x += std::int64_t{gridDim.x} * BlockSize) {
+      out[static_cast<std::size_t>(y) * out_pitch + static_cast<std::size_t>(x)] =
+          stencil2d_point<Rad, Shape, T>(
+              w, [&](int dy, int dx) { return fetch2d(in, in_pitch, x + dx, y + dy, nx, ny, b); });
     }
   }
 }

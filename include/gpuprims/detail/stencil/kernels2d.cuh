@@ -1,13 +1,15 @@
-// The 2D stencil's kernel (a grid-stride loop over the tiles of a batch of grids), its argument
-// checks and its launch.
+// The 2D stencil's kernels (register streaming behind apply_stencil2d, the shared tile for the
+// ladder), its argument checks and their launches.
 #pragma once
 
 #include <gpuprims/block/stencil2d.cuh>
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/features.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/validate.cuh>
 #include <gpuprims/tuning/stencil.cuh>
 #include <gpuprims/types.cuh>
+#include <gpuprims/warp/stencil2d.cuh>
 
 #include <cuda_runtime.h>
 
@@ -17,31 +19,87 @@
 
 namespace gpuprims::detail {
 
-template <class Tuning, class T, int Rad>
-inline constexpr stencil2d_policy stencil2d_policy_here = Tuning::select(GPUPRIMS_TARGET_ARCH,
-                                                                         sizeof(T), Rad);
+template <class Tuning, class T, int Rad, stencil_shape Shape>
+__host__ __device__ constexpr stencil2d_policy stencil2d_policy_for(int arch) {
+  stencil2d_policy p = Tuning::select(arch, sizeof(T), Rad, Shape);
+  p.min_blocks = p.warps > 0 ? arch::resident_blocks(p.min_blocks, 32 * p.warps, arch) : 0;
+  return p;
+}
 
-template <class Tuning, int Rad, stencil_shape Shape, class T>
-using stencil2d_here = stencil2d<Rad, Shape, T, stencil2d_policy_here<Tuning, T, Rad>.block_x,
-                                 stencil2d_policy_here<Tuning, T, Rad>.block_y,
-                                 stencil2d_policy_here<Tuning, T, Rad>.items_y>;
+template <class Tuning, class T, int Rad, stencil_shape Shape>
+inline constexpr stencil2d_policy stencil2d_policy_here =
+    stencil2d_policy_for<Tuning, T, Rad, Shape>(GPUPRIMS_TARGET_ARCH);
 
+// ---- the shared tile (gpuprims::stencil2d) ------------------------------------------------------
+
+template <class Tuning, class T, int Rad, stencil_shape Shape>
+inline constexpr int stencil2d_tile_threads = stencil2d_policy_here<Tuning, T, Rad, Shape>.warps > 0
+                                                  ? 32
+                                                  : stencil2d_policy_here<Tuning, T, Rad, Shape>.block_x *
+                                                        stencil2d_policy_here<Tuning, T, Rad, Shape>.block_y;
+
+// A grid-stride loop over the tiles of a batch of grids. Compiled where the policy takes the
+// shared tile; elsewhere never launched.
 template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
-__global__ void __launch_bounds__(
-    stencil2d_policy_here<Tuning, T, Rad>.block_x* stencil2d_policy_here<Tuning, T, Rad>.block_y)
+__global__ void __launch_bounds__(stencil2d_tile_threads<Tuning, T, Rad, Shape>)
+    stencil2d_tile_kernel(const T* in, T* out, std::size_t batch, std::size_t rows,
+                          std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
+                          std::size_t in_stride, std::size_t out_stride, Weights w, boundary2d b) {
+  constexpr stencil2d_policy p = stencil2d_policy_here<Tuning, T, Rad, Shape>;
+  if constexpr (p.warps > 0) {
+    __trap();  // never launched: the launcher streams with this policy
+  } else {
+    using stencil_t = stencil2d<Rad, Shape, T, p.block_x, p.block_y, p.items_y>;
+    __shared__ typename stencil_t::storage s;
+    const std::size_t tiles_x = ceil_div(cols, std::size_t{stencil_t::tile_x});
+    const std::size_t tiles_y = ceil_div(rows, std::size_t{stencil_t::tile_y});
+    const std::size_t per_grid = tiles_x * tiles_y;
+    for (std::size_t t = blockIdx.x; t < per_grid * batch; t += gridDim.x) {
+      const std::size_t g = t / per_grid, r = t % per_grid;
+      stencil_t(s).apply(in + g * in_stride, in_pitch, out + g * out_stride, out_pitch, cols, rows,
+                         r % tiles_x * stencil_t::tile_x, r / tiles_x * stencil_t::tile_y, w, b);
+      __syncthreads();  // the storage is reused by the next tile
+    }
+  }
+}
+
+// ---- register streaming (gpuprims::warp_stencil2d) ----------------------------------------------
+
+template <class Tuning, class T, int Rad, stencil_shape Shape>
+inline constexpr int stencil2d_threads = 32 *
+                                         (stencil2d_policy_here<Tuning, T, Rad, Shape>.warps > 0
+                                              ? stencil2d_policy_here<Tuning, T, Rad, Shape>.warps
+                                              : 1);
+
+template <class Tuning, class T, int Rad, stencil_shape Shape>
+inline constexpr int stencil2d_min_blocks =
+    stencil2d_policy_here<Tuning, T, Rad, Shape>.warps > 0
+        ? stencil2d_policy_here<Tuning, T, Rad, Shape>.min_blocks
+        : 1;
+
+// Every warp takes strips of a batch of grids in a grid-stride loop, strips along x first (the
+// warps at work at one time share the rows at their strips' ends through the L2). Compiled where
+// the policy streams; elsewhere never launched.
+template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
+__global__ void __launch_bounds__(stencil2d_threads<Tuning, T, Rad, Shape>,
+                                  stencil2d_min_blocks<Tuning, T, Rad, Shape>)
     stencil2d_kernel(const T* in, T* out, std::size_t batch, std::size_t rows, std::size_t cols,
                      std::size_t in_pitch, std::size_t out_pitch, std::size_t in_stride,
                      std::size_t out_stride, Weights w, boundary2d b) {
-  using stencil_t = stencil2d_here<Tuning, Rad, Shape, T>;
-  __shared__ typename stencil_t::storage s;
-  const std::size_t tiles_x = ceil_div(cols, std::size_t{stencil_t::tile_x});
-  const std::size_t tiles_y = ceil_div(rows, std::size_t{stencil_t::tile_y});
-  const std::size_t per_grid = tiles_x * tiles_y;
-  for (std::size_t t = blockIdx.x; t < per_grid * batch; t += gridDim.x) {
-    const std::size_t g = t / per_grid, r = t % per_grid;
-    stencil_t(s).apply(in + g * in_stride, in_pitch, out + g * out_stride, out_pitch, cols, rows,
-                       r % tiles_x * stencil_t::tile_x, r / tiles_x * stencil_t::tile_y, w, b);
-    __syncthreads();  // the storage is reused by the next tile
+  constexpr stencil2d_policy p = stencil2d_policy_here<Tuning, T, Rad, Shape>;
+  if constexpr (p.warps == 0) {
+    __trap();  // never launched: the launcher takes the shared tile with this policy
+  } else {
+    const std::size_t strips_x = ceil_div(cols, static_cast<std::size_t>(strip_width<T>));
+    const std::size_t per_grid = strips_x * ceil_div(rows, static_cast<std::size_t>(p.rows));
+    const std::size_t warps = static_cast<std::size_t>(gridDim.x) * p.warps;
+    for (std::size_t t = blockIdx.x * static_cast<std::size_t>(p.warps) + threadIdx.x / 32;
+         t < per_grid * batch; t += warps) {
+      const std::size_t g = t / per_grid, r = t % per_grid;
+      warp_stencil2d<Rad, Shape, p.rows, p.batch>(
+          in + g * in_stride, in_pitch, out + g * out_stride, out_pitch, cols, rows,
+          r % strips_x * strip_width<T>, r / strips_x * p.rows, w, b);
+    }
   }
 }
 
@@ -74,12 +132,19 @@ cudaError_t launch_stencil2d(const T* in, T* out, std::size_t batch, std::size_t
                              const boundary2d& b, cudaStream_t stream) {
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const stencil2d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad);
+  const stencil2d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Shape);
+  if (p.warps > 0) {
+    const std::size_t strips = ceil_div(cols, static_cast<std::size_t>(strip_width<T>)) *
+                               ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
+    return launch<stencil2d_kernel<Tuning, Rad, Shape, T, Weights>>(
+        dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
+        dim3(static_cast<unsigned int>(32 * p.warps)), stream, false, in, out, batch, rows, cols,
+        in_pitch, out_pitch, in_stride, out_stride, w, b);
+  }
   const std::size_t tiles = ceil_div(cols, static_cast<std::size_t>(p.block_x)) *
                             ceil_div(rows, static_cast<std::size_t>(p.block_y * p.items_y)) * batch;
-  const unsigned int blocks = static_cast<unsigned int>(tiles < 0x7fffffff ? tiles : 0x7fffffff);
-  return launch<stencil2d_kernel<Tuning, Rad, Shape, T, Weights>>(
-      dim3(blocks),
+  return launch<stencil2d_tile_kernel<Tuning, Rad, Shape, T, Weights>>(
+      dim3(grid_x(tiles)),
       dim3(static_cast<unsigned int>(p.block_x), static_cast<unsigned int>(p.block_y)), stream,
       false, in, out, batch, rows, cols, in_pitch, out_pitch, in_stride, out_stride, w, b);
 }

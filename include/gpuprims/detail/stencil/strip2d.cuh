@@ -1,0 +1,291 @@
+// Internals of the 2D stencil's register-streaming form (gpuprims::warp_stencil2d, the kernel
+// behind apply_stencil2d): a warp owns a strip 32 16-byte vectors wide, each lane one vector of
+// columns, and marches down it a batch of rows at a time. Rows live in registers; a lane's
+// neighbours along x come from the lanes beside it by shuffles, the strip's own halo (Rad columns
+// each side) from one extra value a row held by lanes 0 to 2 Rad - 1. No shared memory, no barrier.
+#pragma once
+
+#include <gpuprims/config.cuh>
+#include <gpuprims/detail/load.cuh>
+#include <gpuprims/detail/shuffle.cuh>
+#include <gpuprims/detail/stencil/tile2d.cuh>
+#include <gpuprims/types.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace gpuprims::detail {
+
+// Elements a lane owns in a row (one 16-byte vector), and the strip's width.
+template <class T>
+inline constexpr int strip_vector = 16 / static_cast<int>(sizeof(T));
+template <class T>
+inline constexpr int strip_width = 32 * strip_vector<T>;
+
+// A row of a strip as a lane holds it: its vector, and lane l < 2 Rad one column of the strip's
+// halo (l < Rad: column x0 - Rad + l; else x0 + width + l - Rad).
+template <class T>
+struct strip_row {
+  T v[strip_vector<T>];
+  T halo;
+};
+
+// Row gy of the strip at x0 (every lane of the warp calls it): the y rule first outside the grid,
+// then the x rule, as fetch2d reads. `inside`: the strip and its halo lie within [0, nx).
+template <int Rad, class T>
+__device__ __forceinline__ strip_row<T> strip_load_row(const T* in, std::size_t pitch,
+                                                       std::int64_t nx, std::int64_t ny,
+                                                       std::int64_t x0, std::int64_t gy,
+                                                       bool inside, const boundary2d& b, int lane) {
+  constexpr int V = strip_vector<T>;
+  strip_row<T> r;
+  if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+      r.v[e] = static_cast<T>(b.y.value);
+    }
+    r.halo = static_cast<T>(b.y.value);
+    return r;
+  }
+  const std::int64_t sy = gy >= 0 && gy < ny ? gy : boundary_index(gy, ny, b.y.mode);
+  const T* row = in + static_cast<std::size_t>(sy) * pitch;
+  const std::int64_t gx = x0 + static_cast<std::int64_t>(lane) * V;
+  const std::int64_t hx =
+      lane < Rad ? x0 - Rad + lane : x0 + strip_width<T> + (lane < 2 * Rad ? lane - Rad : 0);
+  if (inside) {
+    if (aligned16(row + x0)) {
+      const uint4 word = load16(row + gx);
+      memcpy(r.v, &word, sizeof(word));
+    } else {
+#pragma unroll
+      for (int e = 0; e < V; ++e) {
+        r.v[e] = row[gx + e];
+      }
+    }
+    r.halo = lane < 2 * Rad ? row[hx] : T(0);
+  } else {
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+      r.v[e] = load_with_boundary(row, gx + e, nx, b.x);
+    }
+    r.halo = lane < 2 * Rad ? load_with_boundary(row, hx, nx, b.x) : T(0);
+  }
+  return r;
+}
+
+// ext[k] = column x0 + lane V - Rad + k of a row, k in [0, V + 2 Rad): the lane's own vector in the
+// middle, its neighbours' values (or the strip's halo past the warp's ends) around it. Two
+// shuffles for each of the 2 Rad values outside the lane's vector.
+template <int Rad, class T>
+__device__ __forceinline__ void strip_extend(const strip_row<T>& r, int lane,
+                                             T (&ext)[strip_vector<T> + 2 * Rad]) {
+  constexpr int V = strip_vector<T>;
+#pragma unroll
+  for (int k = 0; k < V + 2 * Rad; ++k) {
+    const int d = k - Rad;  // the column relative to the lane's first
+    if (d >= 0 && d < V) {
+      ext[k] = r.v[d];
+      continue;
+    }
+    const int s = d < 0 ? -((V - 1 - d) / V) : d / V;  // the lane holding it: lane + s
+    const T from_lane = shuffle_from(r.v[d - s * V], (lane + s) & 31);
+    const int rel = lane * V + d;  // the column relative to the strip's first
+    const int h = rel < 0 ? rel + Rad : rel - strip_width<T> + Rad;
+    const T from_halo = shuffle_from(r.halo, h < 0 ? 0 : (h < 2 * Rad ? h : 2 * Rad - 1));
+    ext[k] = rel < 0 || rel >= strip_width<T> ? from_halo : from_lane;
+  }
+}
+
+// The outputs of row y0 + J of the strip (q[J + Rad] its centre row, q[J] .. q[J + 2 Rad] the rows
+// it reads) by stencil2d_point's chain, written out so that a box needs one extended row at a time:
+// fused multiply-adds from zero, a box row by row (dy, then dx, from -Rad), a star along x first
+// then along y (skipping dy = 0). The tests compare the bits with stencil2d_point's.
+template <int Rad, stencil_shape Shape, int J, class T, int Q, class Weights>
+__device__ __forceinline__ void strip_point_row(const strip_row<T> (&q)[Q], const Weights& w,
+                                                int lane, T (&o)[strip_vector<T>]) {
+  constexpr int V = strip_vector<T>;
+#pragma unroll
+  for (int e = 0; e < V; ++e) {
+    o[e] = T(0);
+  }
+  T ext[V + 2 * Rad];
+#pragma unroll
+  for (int dy = -Rad; dy <= Rad; ++dy) {
+    if (Shape == stencil_shape::box || dy == 0) {
+      strip_extend<Rad>(q[J + Rad + dy], lane, ext);
+#pragma unroll
+      for (int e = 0; e < V; ++e) {
+#pragma unroll
+        for (int dx = -Rad; dx <= Rad; ++dx) {
+          o[e] = fused(static_cast<T>(w(dy, dx)), ext[e + Rad + dx], o[e]);
+        }
+      }
+    }
+  }
+  if constexpr (Shape == stencil_shape::star) {
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+#pragma unroll
+      for (int dy = -Rad; dy <= Rad; ++dy) {
+        if (dy != 0) {
+          o[e] = fused(static_cast<T>(w(dy, 0)), q[J + Rad + dy].v[e], o[e]);
+        }
+      }
+    }
+  }
+}
+
+// Stores a lane's outputs of row gy (if inside the grid): one 16-byte store where the row allows.
+template <class T>
+__device__ __forceinline__ void strip_store_row(T* out, std::size_t pitch, std::int64_t nx,
+                                                std::int64_t ny, std::int64_t gx, std::int64_t gy,
+                                                const T (&o)[strip_vector<T>]) {
+  constexpr int V = strip_vector<T>;
+  if (gy >= ny) {
+    return;
+  }
+  T* row = out + static_cast<std::size_t>(gy) * pitch;
+  if (gx + V <= nx && aligned16(row + gx)) {
+    uint4 word;
+    memcpy(&word, o, sizeof(word));
+    store16(row + gx, word);
+    return;
+  }
+#pragma unroll
+  for (int e = 0; e < V; ++e) {
+    if (gx + e < nx) {
+      row[gx + e] = o[e];
+    }
+  }
+}
+
+// Compile-time loop: f(std::integral_constant<int, I>) for I in [0, N).
+template <int I, int N, class F>
+__device__ __forceinline__ void strip_for(F&& f) {
+  if constexpr (I < N) {
+    f(std::integral_constant<int, I>{});
+    strip_for<I + 1, N>(f);
+  }
+}
+
+// A batch of output rows: row y0 + base + J from q[J] .. q[J + 2 Rad], through store(J, outputs).
+template <int Rad, stencil_shape Shape, int Batch, class T, int Q, class Weights, class Store>
+__device__ __forceinline__ void strip_batch(const strip_row<T> (&q)[Q], const Weights& w, int lane,
+                                            Store&& store) {
+  strip_for<0, Batch>([&](auto j) {
+    T o[strip_vector<T>];
+    strip_point_row<Rad, Shape, decltype(j)::value>(q, w, lane, o);
+    store(decltype(j)::value, o);
+  });
+}
+
+// The interior march: every row of the strip and its halo inside the grid, input and output rows
+// 16-byte aligned at x0. Running pointers, no rules, no checks; the next batch's loads are issued
+// before this batch's arithmetic, so a warp always has a batch of rows in flight.
+template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weights>
+__device__ __forceinline__ void strip_march_inner(const T* in, std::size_t in_pitch, T* out,
+                                                  std::size_t out_pitch, std::int64_t x0,
+                                                  std::int64_t y0, const Weights& w, int lane) {
+  constexpr int V = strip_vector<T>, Q = Batch + 2 * Rad;
+  const T* src = in + static_cast<std::size_t>(y0 - Rad) * in_pitch + x0;
+  T* dst = out + static_cast<std::size_t>(y0) * out_pitch + x0 + lane * V;
+  const int halo = lane < Rad ? lane - Rad : strip_width<T> + lane - Rad;  // lanes < 2 Rad
+  auto load = [&]() {
+    strip_row<T> r;
+    const uint4 word = load16(src + lane * V);
+    memcpy(r.v, &word, sizeof(word));
+    r.halo = lane < 2 * Rad ? src[halo] : T(0);
+    src += in_pitch;
+    return r;
+  };
+  strip_row<T> q[Q], next[Batch];
+#pragma unroll
+  for (int k = 0; k < 2 * Rad; ++k) {
+    q[k] = load();
+  }
+#pragma unroll
+  for (int j = 0; j < Batch; ++j) {
+    next[j] = load();
+  }
+  for (int base = 0; base < Rows; base += Batch) {
+#pragma unroll
+    for (int j = 0; j < Batch; ++j) {
+      q[2 * Rad + j] = next[j];
+    }
+    if (base + Batch < Rows) {
+#pragma unroll
+      for (int j = 0; j < Batch; ++j) {
+        next[j] = load();
+      }
+    }
+    strip_batch<Rad, Shape, Batch>(q, w, lane, [&](int, const T(&o)[V]) {
+      uint4 word;
+      memcpy(&word, o, sizeof(word));
+      store16(dst, word);
+      dst += out_pitch;
+    });
+#pragma unroll
+    for (int k = 0; k < 2 * Rad; ++k) {
+      q[k] = q[Batch + k];
+    }
+  }
+}
+
+// Any other strip: rows through the y rule, elements through the x rule where the strip or its halo
+// leaves the grid, element loads and stores where rows are not 16-byte aligned; Batch rows' loads
+// in flight at once, 2 Rad rows carried to the next batch.
+template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weights>
+__device__ __forceinline__ void strip_march_edge(const T* in, std::size_t in_pitch, T* out,
+                                                 std::size_t out_pitch, std::int64_t nx,
+                                                 std::int64_t ny, std::int64_t x0, std::int64_t y0,
+                                                 const Weights& w, const boundary2d& b, int lane) {
+  constexpr int V = strip_vector<T>, Q = Batch + 2 * Rad;
+  const bool inside = x0 >= Rad && x0 + strip_width<T> + Rad <= nx;
+  auto load = [&](std::int64_t gy) {
+    return strip_load_row<Rad>(in, in_pitch, nx, ny, x0, gy, inside, b, lane);
+  };
+  strip_row<T> q[Q];
+#pragma unroll
+  for (int k = 0; k < 2 * Rad; ++k) {
+    q[k] = load(y0 - Rad + k);
+  }
+  for (int base = 0; base < Rows && y0 + base < ny; base += Batch) {
+#pragma unroll
+    for (int j = 0; j < Batch; ++j) {
+      q[2 * Rad + j] = load(y0 + base + Rad + j);
+    }
+    strip_batch<Rad, Shape, Batch>(q, w, lane, [&](int j, const T(&o)[V]) {
+      strip_store_row(out, out_pitch, nx, ny, x0 + static_cast<std::int64_t>(lane) * V,
+                      y0 + base + j, o);
+    });
+#pragma unroll
+    for (int k = 0; k < 2 * Rad; ++k) {
+      q[k] = q[Batch + k];
+    }
+  }
+}
+
+// The strip [x0, x0 + strip_width) x [y0, y0 + Rows) of an nx x ny grid, by the calling warp
+// (converged, every lane).
+template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weights>
+__device__ __forceinline__ void stencil2d_strip(const T* in, std::size_t in_pitch, T* out,
+                                                std::size_t out_pitch, std::int64_t nx,
+                                                std::int64_t ny, std::int64_t x0, std::int64_t y0,
+                                                const Weights& w, const boundary2d& b) {
+  static_assert(Batch >= 1 && Rows % Batch == 0, "Rows is a multiple of Batch");
+  constexpr int V = strip_vector<T>;
+  const int lane = lane_id();
+  if (x0 >= Rad && x0 + strip_width<T> + Rad <= nx && y0 >= Rad && y0 + Rows + Rad <= ny &&
+      aligned16(in + x0) && in_pitch % V == 0 && aligned16(out + x0) && out_pitch % V == 0) {
+    strip_march_inner<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, x0, y0, w, lane);
+  } else {
+    strip_march_edge<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, nx, ny, x0, y0, w, b,
+                                              lane);
+  }
+}
+
+}  // namespace gpuprims::detail
