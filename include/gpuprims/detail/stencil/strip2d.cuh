@@ -35,12 +35,13 @@ struct strip_row {
 };
 
 // Row gy of the strip at x0 (every lane of the warp calls it): the y rule first outside the grid,
-// then the x rule, as fetch2d reads. `inside`: the strip and its halo lie within [0, nx).
+// then the x rule, as fetch2d reads; a lane whose vector lies inside the row, 16-byte aligned,
+// loads it whole.
 template <int Rad, class T>
 __device__ __forceinline__ strip_row<T> strip_load_row(const T* in, std::size_t pitch,
                                                        std::int64_t nx, std::int64_t ny,
                                                        std::int64_t x0, std::int64_t gy,
-                                                       bool inside, const boundary2d& b, int lane) {
+                                                       const boundary2d& b, int lane) {
   constexpr int V = strip_vector<T>;
   strip_row<T> r;
   if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
@@ -56,24 +57,16 @@ __device__ __forceinline__ strip_row<T> strip_load_row(const T* in, std::size_t 
   const std::int64_t gx = x0 + static_cast<std::int64_t>(lane) * V;
   const std::int64_t hx =
       lane < Rad ? x0 - Rad + lane : x0 + strip_width<T> + (lane < 2 * Rad ? lane - Rad : 0);
-  if (inside) {
-    if (aligned16(row + x0)) {
-      const uint4 word = load16(row + gx);
-      memcpy(r.v, &word, sizeof(word));
-    } else {
-#pragma unroll
-      for (int e = 0; e < V; ++e) {
-        r.v[e] = row[gx + e];
-      }
-    }
-    r.halo = lane < 2 * Rad ? row[hx] : T(0);
+  if (gx >= 0 && gx + V <= nx && aligned16(row + gx)) {  // this lane's vector, whole and aligned
+    const uint4 word = load16(row + gx);
+    memcpy(r.v, &word, sizeof(word));
   } else {
 #pragma unroll
     for (int e = 0; e < V; ++e) {
       r.v[e] = load_with_boundary(row, gx + e, nx, b.x);
     }
-    r.halo = lane < 2 * Rad ? load_with_boundary(row, hx, nx, b.x) : T(0);
   }
+  r.halo = lane < 2 * Rad ? load_with_boundary(row, hx, nx, b.x) : T(0);
   return r;
 }
 
@@ -244,9 +237,8 @@ __device__ __forceinline__ void strip_march_edge(const T* in, std::size_t in_pit
                                                  std::int64_t ny, std::int64_t x0, std::int64_t y0,
                                                  const Weights& w, const boundary2d& b, int lane) {
   constexpr int V = strip_vector<T>, Q = Batch + 2 * Rad;
-  const bool inside = x0 >= Rad && x0 + strip_width<T> + Rad <= nx;
   auto load = [&](std::int64_t gy) {
-    return strip_load_row<Rad>(in, in_pitch, nx, ny, x0, gy, inside, b, lane);
+    return strip_load_row<Rad>(in, in_pitch, nx, ny, x0, gy, b, lane);
   };
   strip_row<T> q[Q];
 #pragma unroll
