@@ -195,7 +195,7 @@ class stencil3d {
     load(first, v);
     for (std::int64_t q0 = 0; q0 < total; q0 += span) {
       // span planes a round, unrolled at compile time: acc's indices are constants.
-      each_of(std::make_integer_sequence<int, span>{}, [&](auto u_constant) {
+      detail::each_of(std::make_integer_sequence<int, span>{}, [&](auto u_constant) {
         constexpr int u = decltype(u_constant)::value;
         const std::int64_t q = q0 + u;
         if (q >= total) {
@@ -224,12 +224,6 @@ class stencil3d {
         }
       });
     }
-  }
-
-  // f(std::integral_constant<int, u>) for each u of the sequence, in order.
-  template <int... U, class F>
-  __device__ __forceinline__ static void each_of(std::integer_sequence<int, U...>, F&& f) {
-    (f(std::integral_constant<int, U>{}), ...);
   }
 
   // One plane's products (the box) into the accumulators of the outputs it feeds: output o = q - j

@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
+#include <utility>
 
 namespace gpuprims::detail {
 
@@ -156,20 +156,11 @@ __device__ __forceinline__ void strip_store_row(T* out, std::size_t pitch, std::
   }
 }
 
-// Compile-time loop: f(std::integral_constant<int, I>) for I in [0, N).
-template <int I, int N, class F>
-__device__ __forceinline__ void strip_for(F&& f) {
-  if constexpr (I < N) {
-    f(std::integral_constant<int, I>{});
-    strip_for<I + 1, N>(f);
-  }
-}
-
 // A batch of output rows: row y0 + base + J from q[J] .. q[J + 2 Rad], through store(J, outputs).
 template <int Rad, stencil_shape Shape, int Batch, class T, int Q, class Weights, class Store>
 __device__ __forceinline__ void strip_batch(const strip_row<T> (&q)[Q], const Weights& w, int lane,
                                             Store&& store) {
-  strip_for<0, Batch>([&](auto j) {
+  each_of(std::make_integer_sequence<int, Batch>{}, [&](auto j) {
     T o[strip_vector<T>];
     strip_point_row<Rad, Shape, decltype(j)::value>(q, w, lane, o);
     store(decltype(j)::value, o);

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 namespace gpuprims::detail {
 
@@ -45,6 +47,13 @@ __device__ __forceinline__ T load_with_boundary(const T* in, std::int64_t g, std
     return static_cast<T>(b.value);
   }
   return in[boundary_index(g, n, b.mode)];
+}
+
+// f(std::integral_constant<int, U>) for each U of the sequence, in order: a loop whose index is a
+// compile-time constant in its body (register arrays indexed by it stay in registers).
+template <int... U, class F>
+__device__ __forceinline__ void each_of(std::integer_sequence<int, U...>, F&& f) {
+  (f(std::integral_constant<int, U>{}), ...);
 }
 
 // The radius a weights type declares (stencil_weights<T, R>::radius, or a user type's own).
