@@ -23,7 +23,9 @@ inline constexpr int warp_stencil2d_width = detail::strip_width<T>;
 /// values (bits) as apply_stencil2d<Rad, Shape>: out[y][x] = sum of w(dy, dx) in[y + dy][x + dx]
 /// over the shape, positions outside the grid supplied by `b`, each point by the chain
 /// detail::stencil2d_point documents. Lane l owns columns x0 + l V .. x0 + l V + V - 1 (V = 16 /
-/// sizeof(T)); the warp walks down the strip Batch rows at a time, each row loaded once (16-byte
+/// sizeof(T)); the warp walks down the strip Batch rows at a time (inside the grid the next
+/// batch's loads are in flight during this one's arithmetic; 2, the default, is what
+/// apply_stencil2d takes and was the fastest measured on an H100), each row loaded once (16-byte
 /// loads and stores where a row is 16-byte aligned at x0) and kept in registers while it is a
 /// neighbour; along x a lane's neighbours come from the lanes beside it by shuffles. Rows is a
 /// multiple of Batch; the strip reads the Rad rows and columns around it. No shared memory, no
@@ -33,7 +35,7 @@ inline constexpr int warp_stencil2d_width = detail::strip_width<T>;
 ///   const std::size_t x0 = warp * gpuprims::warp_stencil2d_width<float>;
 ///   gpuprims::warp_stencil2d<1, gpuprims::stencil_shape::star, 64>(in, pitch, out, pitch, nx,
 ///                                                                   ny, x0, y0, w, boundary);
-template <int Rad, stencil_shape Shape, int Rows, int Batch = 8, class T, class Weights>
+template <int Rad, stencil_shape Shape, int Rows, int Batch = 2, class T, class Weights>
 __device__ __forceinline__ void warp_stencil2d(const T* in, std::size_t in_pitch, T* out,
                                                std::size_t out_pitch, std::size_t nx,
                                                std::size_t ny, std::size_t x0, std::size_t y0,
