@@ -1,8 +1,8 @@
 // The 2D stencil families: gpuprims::apply_stencil2d (5-point star and 9-point box, radius 1,
 // periodic) against cudaMemcpyAsync of the grid (the limit of one step per pass) and the naive
 // kernel (the 2D ladder's first rung; its other rungs with --full), on 8192^2 and 16384^2 floats.
-// Bytes counted: the grid read and written once. Families "stencil2d_fused_5pt_steps<S>": temporal
-// blocking (below).
+// Bytes counted: the grid read and written once. Families "stencil2d_fused_5pt_steps<S>" and
+// "stencil2d_fused_9pt_steps<S>": temporal blocking (below).
 #include <gpuprims/device/stencil2d.cuh>
 #include <gpuprims/ladder/stencil.cuh>
 
@@ -68,11 +68,26 @@ void copy_grid_bench(benchmark::State& state) {
   time_input_copy<float>(state, side * side);
 }
 
-// Family "stencil2d_fused_5pt_steps<S>": S steps of the 5-point star (periodic) over 8192^2 floats
-// (--full: 16384^2 too): apply_stencil2d_fused (one pass) against apply_stencil2d called S times
-// (through a scratch grid, allocated outside the timing) and one cudaMemcpyAsync of the grid.
-// Bytes counted: the grid read and written once, what the fused pass must move.
-template <int Steps>
+// Fixed fused policies: streaming shapes around the default, and the shared tile (the default
+// before register streaming), to measure against it in one run (--full).
+template <int Warps, int Rows, int Ring, int MinBlocks>
+struct fixed_fused_tuning {
+  __host__ __device__ static constexpr stencil2d_fused_policy select(int, std::size_t, int, int) {
+    return {Warps, Rows, Ring, MinBlocks, 0, 0, 0, 0};
+  }
+};
+struct fused_tile_tuning {
+  __host__ __device__ static constexpr stencil2d_fused_policy select(int, std::size_t, int, int) {
+    return {0, 0, 0, 0, 64, 64, 32, 8};
+  }
+};
+
+// Families "stencil2d_fused_5pt_steps<S>" and "stencil2d_fused_9pt_steps<S>": S steps of the
+// 5-point star or the 9-point box (periodic) over 8192^2 floats (--full: 16384^2 too):
+// apply_stencil2d_fused (one pass) against apply_stencil2d called S times (through a scratch
+// grid, allocated outside the timing) and one cudaMemcpyAsync of the grid. Bytes counted: the grid
+// read and written once, what the fused pass must move.
+template <stencil_shape Shape, int Steps, class Tuning = stencil2d_fused_tuning>
 void stencil2d_steps_bench(benchmark::State& state, bool fused) {
   const auto side = static_cast<std::size_t>(state.range(0));
   const std::size_t n = side * side;
@@ -82,10 +97,11 @@ void stencil2d_steps_bench(benchmark::State& state, bool fused) {
     state.SkipWithError("allocation failed");
     return;
   }
-  const stencil2d_weights<float, 1> w{{{0, 0.2f, 0}, {0.2f, 0.2f, 0.2f}, {0, 0.2f, 0}}};
+  const stencil2d_weights<float, 1> w{
+      {{0.05f, 0.15f, 0.05f}, {0.15f, 0.2f, 0.15f}, {0.05f, 0.15f, 0.05f}}};
   time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
     if (fused) {
-      skip_on_error(state, apply_stencil2d_fused<1, stencil_shape::star, Steps>(
+      skip_on_error(state, apply_stencil2d_fused<1, Shape, Steps, Tuning>(
                                in.as<float>(), static_cast<float*>(out.p), side, side, side, side,
                                w, boundary::periodic(), s));
       return;
@@ -93,22 +109,47 @@ void stencil2d_steps_bench(benchmark::State& state, bool fused) {
     const float* src = in.as<float>();
     for (int k = 0; k < Steps; ++k) {
       float* dst = static_cast<float*>((Steps - 1 - k) % 2 == 0 ? out.p : scratch.p);
-      skip_on_error(state, apply_stencil2d<1, stencil_shape::star>(src, dst, side, side, side, side,
-                                                                   w, boundary::periodic(), s));
+      skip_on_error(state, apply_stencil2d<1, Shape>(src, dst, side, side, side, side, w,
+                                                     boundary::periodic(), s));
       src = dst;
     }
   });
 }
 
-template <int Steps>
+template <stencil_shape Shape, int Steps>
 void add_fused2d_family(const options& opt) {
-  const std::string family = "stencil2d_fused_5pt_steps" + std::to_string(Steps);
+  const std::string family =
+      std::string(Shape == stencil_shape::star ? "stencil2d_fused_5pt_steps"
+                                               : "stencil2d_fused_9pt_steps") +
+      std::to_string(Steps);
   const arg_list sizes = opt.full ? each({8192, 16384}) : each({8192});
   add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid_bench, sizes, {"side"});
   add(opt, family, "apply_stencil2d x steps", role::baseline,
-      [](benchmark::State& state) { stencil2d_steps_bench<Steps>(state, false); }, sizes, {"side"});
+      [](benchmark::State& state) { stencil2d_steps_bench<Shape, Steps>(state, false); }, sizes,
+      {"side"});
   add(opt, family, "gpuprims::apply_stencil2d_fused", role::default_,
-      [](benchmark::State& state) { stencil2d_steps_bench<Steps>(state, true); }, sizes, {"side"});
+      [](benchmark::State& state) { stencil2d_steps_bench<Shape, Steps>(state, true); }, sizes,
+      {"side"});
+  if (opt.full) {
+    add(opt, family, "shared tile 64x64", role::variant,
+        [](benchmark::State& state) {
+          stencil2d_steps_bench<Shape, Steps, fused_tile_tuning>(state, true);
+        },
+        sizes, {"side"});
+  }
+}
+
+template <int Steps, int Warps, int Rows, int Ring, int MinBlocks>
+void add_fused2d_shape(const options& opt) {
+  const std::string name = "streaming " + std::to_string(Warps) + "w x " + std::to_string(Rows) +
+                           " rows, ring " + std::to_string(Ring) + ", " +
+                           std::to_string(MinBlocks) + " blocks";
+  add(opt, "stencil2d_fused_5pt_steps" + std::to_string(Steps), name, role::variant,
+      [](benchmark::State& state) {
+        stencil2d_steps_bench<stencil_shape::star, Steps,
+                              fixed_fused_tuning<Warps, Rows, Ring, MinBlocks>>(state, true);
+      },
+      each({8192, 16384}), {"side"});
 }
 
 }  // namespace
@@ -126,13 +167,29 @@ void register_stencil2d(const options& opt) {
       rung_bench<stencil_shape::star, ladder::stencil2d_rung::naive>, sizes, {"side"});
   add(opt, "stencil2d_9pt", "naive", role::baseline,
       rung_bench<stencil_shape::box, ladder::stencil2d_rung::naive>, sizes, {"side"});
-  add_fused2d_family<1>(opt);
-  add_fused2d_family<2>(opt);
-  add_fused2d_family<4>(opt);
-  add_fused2d_family<8>(opt);
+  add_fused2d_family<stencil_shape::star, 1>(opt);
+  add_fused2d_family<stencil_shape::star, 2>(opt);
+  add_fused2d_family<stencil_shape::star, 4>(opt);
+  add_fused2d_family<stencil_shape::star, 8>(opt);
+  add_fused2d_family<stencil_shape::box, 1>(opt);
+  add_fused2d_family<stencil_shape::box, 2>(opt);
+  add_fused2d_family<stencil_shape::box, 4>(opt);
+  add_fused2d_family<stencil_shape::box, 8>(opt);
   if (!opt.full) {
     return;
   }
+  // The fused default's neighbours: warps a block, rows a strip, rows in the ring, blocks an SM.
+  add_fused2d_shape<4, 4, 8, 8, 4>(opt);
+  add_fused2d_shape<4, 4, 12, 8, 4>(opt);
+  add_fused2d_shape<4, 4, 32, 8, 4>(opt);
+  add_fused2d_shape<4, 4, 16, 4, 4>(opt);
+  add_fused2d_shape<4, 4, 16, 16, 4>(opt);
+  add_fused2d_shape<4, 8, 16, 8, 2>(opt);
+  add_fused2d_shape<4, 2, 16, 8, 8>(opt);
+  // Eight steps keep 8 x 3 rows in registers: streaming at fewer blocks an SM.
+  add_fused2d_shape<8, 4, 16, 8, 3>(opt);
+  add_fused2d_shape<8, 4, 16, 8, 2>(opt);
+  add_fused2d_shape<8, 4, 32, 8, 2>(opt);
   // The 2D ladder's other rungs (ladder/stencil.cuh), and the default's neighbours: warps a block,
   // rows a strip, rows a batch, blocks an SM.
   add(opt, "stencil2d_5pt", "shared_tile", role::variant,

@@ -19,14 +19,17 @@ GPUPRIMS_SINGLE_STEPS(2)
 GPUPRIMS_SINGLE_STEPS(3)
 GPUPRIMS_SINGLE_STEPS(4)
 
-template <int Rad, gpuprims::stencil_shape Shape, class T>
+template <int Rad, gpuprims::stencil_shape Shape, int Steps, class T>
 void fused_steps(const T* in, T* out) {
   const gpuprims::stencil2d_weights<T, Rad> w{};
-  (void)gpuprims::apply_stencil2d_fused<Rad, Shape, 3>(in, out, 1, 1, 1, 1, w);
+  (void)gpuprims::apply_stencil2d_fused<Rad, Shape, Steps>(in, out, 1, 1, 1, 1, w);
 }
-template void fused_steps<1, gpuprims::stencil_shape::star, float>(const float*, float*);
-template void fused_steps<4, gpuprims::stencil_shape::box, float>(const float*, float*);
-template void fused_steps<3, gpuprims::stencil_shape::box, double>(const double*, double*);
+template void fused_steps<1, gpuprims::stencil_shape::star, 3, float>(const float*, float*);
+template void fused_steps<1, gpuprims::stencil_shape::box, 3, double>(const double*, double*);
+template void fused_steps<1, gpuprims::stencil_shape::star, 8, float>(const float*, float*);
+template void fused_steps<4, gpuprims::stencil_shape::box, 3, float>(const float*, float*);
+template void fused_steps<3, gpuprims::stencil_shape::box, 5, float>(const float*, float*);
+template void fused_steps<2, gpuprims::stencil_shape::box, 7, double>(const double*, double*);
 
 // Register streaming (radius 1, both shapes; the radius-4 star of doubles): 16-byte loads and
 // stores, neighbours by shuffles, fused multiply-adds, no shared memory.
@@ -43,8 +46,20 @@ template void fused_steps<3, gpuprims::stencil_shape::box, double>(const double*
 // ptxas: stencil2d_tile_kernel<gpuprims::stencil2d_tuning, 4, .*1, double, .* smem 12800
 // sass: stencil2d_tile_kernel<gpuprims::stencil2d_tuning, 4, .*1, double, .* has DFMA
 
-// Three fused steps: two buffers of the span and a ring of the radius, (64 + 2) x (64 + 2) floats
-// at radius 1, (32 + 6) x (64 + 6) doubles at radius 3 (within 48 KiB of static shared memory).
-// ptxas: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 1, .*float, .* smem 34848
-// ptxas: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 3, .*double, .* smem 42560
-// sass: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 1, .*float has FFMA
+// Fused steps that stream (up to 128 registers of rows: 3 and 8 steps of radius 1, 3 of the
+// radius-4 box): 16-byte loads and stores, shuffles, no shared memory but the ring of rows in
+// flight (cp.async on sm_90: LDGSTS), and no spill (the ptxas rule above).
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has LDGSTS
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has LDG\.E\.128
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has STG\.E\.128
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has SHFL\.IDX
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has FFMA
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, double, .* has DFMA
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*8, float has LDGSTS
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 4, .*3, float has LDGSTS
+// Deeper fusions take the shared tile: two buffers of the span and a ring of the radius,
+// (64 + 6) x (64 + 6) floats at radius 3, (32 + 4) x (64 + 4) doubles at radius 2 (within 48 KiB
+// of static shared memory).
+// ptxas: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 3, .*5, float, .* smem 39200
+// ptxas: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 2, .*7, double, .* smem 39168
+// sass: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 3, .*5, float has FFMA

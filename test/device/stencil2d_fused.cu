@@ -1,7 +1,9 @@
 // gpuprims::apply_stencil2d_fused against Steps calls of gpuprims::apply_stencil2d, bit for bit:
 // stars and boxes of radius 1 and 2, 2, 4 and 7 fused steps (and 1), every boundary rule on both
-// axes and mixed rules, float and double, grids from 1 x 1 to several tiles each way, batches
-// with odd pitches and strides, padding left poisoned, bad arguments.
+// axes and mixed rules, float and double, grids from 1 x 1 to several tiles and strips each way
+// (inner strips included, with aligned and odd pitches), batches with odd pitches and strides,
+// padding left poisoned; both forms (register streaming, the shared tile) and short strips; bad
+// arguments.
 #include <gpuprims/device/stencil2d.cuh>
 
 #include "support/fused_check.cuh"
@@ -44,7 +46,24 @@ gpuprims::stencil2d_weights<T, Rad> damped_weights() {
   return w;
 }
 
-template <int Rad, stencil_shape Shape, int Steps, class T>
+// Fixed policies: short streaming strips (a strip's pipeline crosses the grid's first row below its
+// own first), and the shared tile.
+template <int Rows, int Ring>
+struct strip_tuning {
+  __host__ __device__ static constexpr gpuprims::stencil2d_fused_policy select(int, std::size_t,
+                                                                               int, int) {
+    return {2, Rows, Ring, 1, 0, 0, 0, 0};
+  }
+};
+struct tile_tuning {
+  __host__ __device__ static constexpr gpuprims::stencil2d_fused_policy select(int, std::size_t,
+                                                                               int, int) {
+    return {0, 0, 0, 0, 64, 48, 32, 8};
+  }
+};
+
+template <int Rad, stencil_shape Shape, int Steps, class T,
+          class Tuning = gpuprims::stencil2d_fused_tuning>
 void check_case(std::size_t batch, std::size_t rows, std::size_t cols, std::size_t in_pitch,
                 std::size_t out_pitch, int rule) {
   INFO("Rad " << Rad << (Shape == stencil_shape::star ? " star" : " box") << ", Steps " << Steps
@@ -58,7 +77,7 @@ void check_case(std::size_t batch, std::size_t rows, std::size_t cols, std::size
   const T* x = reinterpret_cast<const T*>(buf.in.data());
   T* f = reinterpret_cast<T*>(buf.fused.data());
   T* scratch[2] = {reinterpret_cast<T*>(buf.a.data()), reinterpret_cast<T*>(buf.c.data())};
-  GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil2d_fused<Rad, Shape, Steps>(
+  GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil2d_fused<Rad, Shape, Steps, Tuning>(
       x, f, batch, rows, cols, in_pitch, out_pitch, in_stride, out_stride, w, b)));
   GPUPRIMS_CHECK_LAUNCH();
   GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil2d<Rad, Shape>(
@@ -75,16 +94,22 @@ void check_case(std::size_t batch, std::size_t rows, std::size_t cols, std::size
   });
 }
 
-template <int Rad, stencil_shape Shape, int Steps, class T>
+template <int Rad, stencil_shape Shape, int Steps, class T,
+          class Tuning = gpuprims::stencil2d_fused_tuning>
 void check_shapes() {
-  const std::size_t sizes[][2] = {{1, 1}, {1, 9}, {5, 3}, {17, 33}, {63, 65}, {70, 130}, {129, 41}};
+  // {rows, cols, in pitch, out pitch}: the last three have inner strips (aligned rows; an odd
+  // input pitch; an odd output pitch).
+  const std::size_t sizes[][4] = {{1, 1, 1, 1},        {1, 9, 9, 9},         {5, 3, 3, 3},
+                                  {17, 33, 33, 33},    {63, 65, 65, 65},     {70, 130, 130, 130},
+                                  {129, 41, 41, 41},   {300, 500, 500, 504}, {211, 517, 517, 520},
+                                  {230, 400, 404, 401}};
   for (const auto& size : sizes) {
     for (int rule = 0; rule < rule_count; ++rule) {
-      check_case<Rad, Shape, Steps, T>(1, size[0], size[1], size[1], size[1], rule);
+      check_case<Rad, Shape, Steps, T, Tuning>(1, size[0], size[1], size[2], size[3], rule);
     }
   }
   for (int rule = 0; rule < rule_count; ++rule) {
-    check_case<Rad, Shape, Steps, T>(2, 37, 101, 103, 105, rule);
+    check_case<Rad, Shape, Steps, T, Tuning>(2, 37, 101, 103, 105, rule);
   }
 }
 
@@ -101,6 +126,27 @@ TEST_CASE("apply_stencil2d_fused equals Steps calls of apply_stencil2d, bit for 
   SECTION("star, Rad 1, 1 step") { check_shapes<1, stencil_shape::star, 1, float>(); }
   SECTION("double, star, Rad 1, 4 steps") { check_shapes<1, stencil_shape::star, 4, double>(); }
   SECTION("double, box, Rad 2, 3 steps") { check_shapes<2, stencil_shape::box, 3, double>(); }
+  SECTION("strips of 3 rows, a ring of 2, star, Rad 1, 4 steps") {
+    check_shapes<1, stencil_shape::star, 4, float, strip_tuning<3, 2>>();
+  }
+  SECTION("strips of 5 rows, a ring of 3, box, Rad 2, 2 steps") {
+    check_shapes<2, stencil_shape::box, 2, float, strip_tuning<5, 3>>();
+  }
+  SECTION("strips of 1 row, a ring of 16 (longer than a strip), star, Rad 1, 2 steps") {
+    check_shapes<1, stencil_shape::star, 2, float, strip_tuning<1, 16>>();
+  }
+  SECTION("strips of 7 rows, a ring of 8, star, Rad 1, 1 step") {
+    check_shapes<1, stencil_shape::star, 1, float, strip_tuning<7, 8>>();
+  }
+  SECTION("strips of 2 rows, a ring of 4, double, star, Rad 1, 3 steps") {
+    check_shapes<1, stencil_shape::star, 3, double, strip_tuning<2, 4>>();
+  }
+  SECTION("shared tile, star, Rad 1, 4 steps") {
+    check_shapes<1, stencil_shape::star, 4, float, tile_tuning>();
+  }
+  SECTION("shared tile, box, Rad 2, 2 steps") {
+    check_shapes<2, stencil_shape::box, 2, float, tile_tuning>();
+  }
 }
 
 TEST_CASE("apply_stencil2d_fused rejects bad arguments and launches nothing", "[stencil][gpu]") {

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace gpuprims {
 
@@ -56,11 +57,13 @@ template <int Rad, stencil_shape Shape, class Tuning = stencil2d_tuning, class T
 /// Steps applications of apply_stencil2d<Rad, Shape> in one pass over memory (temporal blocking):
 /// the same arguments, and the same bits as calling apply_stencil2d Steps times (each step's
 /// outputs the next step's inputs, points outside the grid supplied by `b` from that step's
-/// values). Each block loads its tile with Steps x Rad points around it and recomputes that
-/// shrinking border at each step, so Steps steps move the grid through memory once. 2 x Steps x
-/// Rad must stay below 32 (the library's smallest span), and the radius-4 box of doubles is left
-/// out (its weights and the fused loop spill registers); the checks of apply_stencil2d.
-/// Asynchronous on `stream`.
+/// values). Warps march down strips of the grid with every step's rows in registers (or, where
+/// Steps x (2 Rad + 1) rows do not fit, blocks work on shared-memory tiles), each strip or tile
+/// recomputing Steps x Rad points around its outputs, so Steps steps move the grid through memory
+/// about once; one step with the default tuning is apply_stencil2d. 2 x Steps x Rad must stay
+/// below 32 (the library's smallest span), and the radius-4 box of doubles is left out (its
+/// weights and the fused loop spill registers); the checks of apply_stencil2d. Asynchronous on
+/// `stream`.
 ///
 ///   gpuprims::stencil2d_weights<float, 1> w{{{0, .2f, 0}, {.2f, .2f, .2f}, {0, .2f, 0}}};
 ///   cudaError_t e = gpuprims::apply_stencil2d_fused<1, gpuprims::stencil_shape::star, 4>(
@@ -83,6 +86,11 @@ template <int Rad, stencil_shape Shape, int Steps, class Tuning = stencil2d_fuse
                 "spills in the fused loop; use apply_stencil2d");
   GPUPRIMS_RETURN_IF_ERROR(detail::validate_stencil2d(
       in, out, batch, rows, cols, in_pitch, out_pitch, in_batch_stride, out_batch_stride, b));
+  if constexpr (Steps == 1 && std::is_same_v<Tuning, stencil2d_fused_tuning>) {
+    return detail::launch_stencil2d<stencil2d_tuning, Rad, Shape>(  // one step: the same bits
+        in, out, batch, rows, cols, in_pitch, out_pitch, in_batch_stride, out_batch_stride, weights,
+        b, stream);
+  }
   return detail::launch_stencil2d_fused<Tuning, Rad, Shape, Steps>(
       in, out, batch, rows, cols, in_pitch, out_pitch, in_batch_stride, out_batch_stride, weights,
       b, stream);

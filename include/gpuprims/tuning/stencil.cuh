@@ -171,10 +171,19 @@ struct stencil3d_tuning {
   }
 };
 
-/// How apply_stencil2d_fused tiles a grid: blocks of block_x x block_y threads, each block
-/// computing a span of span_x x span_y points at every step (its tile and Steps x Rad points around
-/// it), two buffers of the span and Rad more on every side in shared memory.
+/// How apply_stencil2d_fused covers a grid. warps > 0: register streaming, blocks of `warps` warps,
+/// each warp marching down strips `rows` output rows tall (32 16-byte vectors wide, overlapping
+/// their neighbours by the columns the steps recompute), every step's rows in registers, input rows
+/// copied ahead into a shared ring of `ring` rows a warp (ring - 1 in flight), at least
+/// `min_blocks` blocks an SM. warps == 0: the shared tile, blocks of
+/// block_x x block_y threads, each block computing a span of span_x x span_y points at every step
+/// (its tile and Steps x Rad points around it), two buffers of the span and Rad more on every side
+/// in shared memory.
 struct stencil2d_fused_policy {
+  int warps;
+  int rows;
+  int ring;
+  int min_blocks;
   int span_x;
   int span_y;
   int block_x;
@@ -182,18 +191,30 @@ struct stencil2d_fused_policy {
 };
 
 /// The library's fused 2D stencil policy for code built for `arch`, elements of `element_size`
-/// bytes and radius `radius`.
+/// bytes, radius `radius` and `steps` fused steps.
 struct stencil2d_fused_tuning {
   __host__ __device__ static constexpr stencil2d_fused_policy select(int /*arch*/,
                                                                      std::size_t element_size,
-                                                                     int /*radius*/) {
+                                                                     int radius, int steps) {
+    // Streaming keeps steps x (2 radius + 1) rows of a 16-byte vector (4 registers) a lane: up to
+    // 64 such registers at 4 blocks of 4 warps an SM (4 steps of radius 1, 2 of radius 2), up to
+    // 128 at 2 blocks (8 steps of radius 1, 4 of radius 2), whatever the type; strips of 16 and
+    // 32 rows, a ring of 8 rows a warp. Deeper fusions take the shared tile. Measured on the H100
+    // (docs/stencil.md): 16-row strips beat 8, 12, 32 and 64 at 4 steps; 32 rows beat 16 at 8.
+    const int words = steps * (2 * radius + 1) * 4;
+    if (words <= 64) {
+      return {4, 16, 8, 4, 0, 0, 0, 0};
+    }
+    if (words <= 128) {
+      return {4, 32, 8, 2, 0, 0, 0, 0};
+    }
     // Spans of 64 x 64 floats (two buffers of 66 x 66 at radius 1: 34.0 KiB; 40.5 KiB at radius
     // 4) and 64 x 32 doubles (35.1 / 45.0 KiB), within the 48 KiB of static shared memory every
     // GPU gives a block; 32 x 8 threads. First values, not tuned.
     if (element_size <= 4) {
-      return {64, 64, 32, 8};
+      return {0, 0, 0, 0, 64, 64, 32, 8};
     }
-    return {64, 32, 32, 8};
+    return {0, 0, 0, 0, 64, 32, 32, 8};
   }
 };
 

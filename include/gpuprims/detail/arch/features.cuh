@@ -19,13 +19,17 @@ inline constexpr int target = GPUPRIMS_TARGET_ARCH;
 
 // Instructions that only some architectures have.
 enum class feature {
-  bulk_copy,  ///< cp.async.bulk between shared and global memory (the copy engine, TMA), sm_90
+  async_copy,  ///< cp.async: 4- to 16-byte copies from global to shared memory in the background,
+               ///< sm_80
+  bulk_copy,   ///< cp.async.bulk between shared and global memory (the copy engine, TMA), sm_90
   grid_dependency,  ///< griddepcontrol: programmatic dependent launch, sm_90
 };
 
 /// Whether code built for `arch` (compute capability x 10) may use `f`.
 __host__ __device__ constexpr bool supports(feature f, int arch) {
   switch (f) {
+    case feature::async_copy:
+      return arch >= 80;
     case feature::bulk_copy:
       return arch >= 90;
     case feature::grid_dependency:
@@ -34,6 +38,7 @@ __host__ __device__ constexpr bool supports(feature f, int arch) {
   return false;
 }
 
+inline constexpr bool has_async_copy = supports(feature::async_copy, target);
 inline constexpr bool has_bulk_copy = supports(feature::bulk_copy, target);
 inline constexpr bool has_grid_dependency = supports(feature::grid_dependency, target);
 

@@ -1,17 +1,20 @@
-// apply_stencil2d_fused's kernel: Steps time steps of a 2D stencil in one pass over memory. Each
-// block loads a span of the grid around its tile (the tile and Steps x Rad on every side, plus Rad
-// more read as taps), applies the stencil Steps times between two shared-memory buffers over the
-// whole span (the outer part turns to don't-care values, one radius a step, never read by the
-// tile's outputs), and stores the tile. Every point goes through stencil2d_point, as
-// apply_stencil2d's do, and after each step the positions outside the grid are set again from that
-// step's values by the rules, x first in every row, then y by whole rows (fetch2d's order: the y
-// rule, then the x rule), so the result equals Steps calls of apply_stencil2d bit for bit. A
-// periodic axis is loaded wrapped and needs nothing: a wrapped position evolves exactly as the
-// position it copies.
+// apply_stencil2d_fused's kernels: Steps time steps of a 2D stencil in one pass over memory, by
+// register streaming (fused_strip2d.cuh) or by the shared tile below, as the policy says. Each
+// block of the shared tile loads a span of the grid around its tile (the tile and Steps x Rad on
+// every side, plus Rad more read as taps), applies the stencil Steps times between two
+// shared-memory buffers over the whole span (the outer part turns to don't-care values, one radius
+// a step, never read by the tile's outputs), and stores the tile. Every point goes through
+// stencil2d_point, as apply_stencil2d's do, and after each step the positions outside the grid are
+// set again from that step's values by the rules, x first in every row, then y by whole rows
+// (fetch2d's order: the y rule, then the x rule), so the result equals Steps calls of
+// apply_stencil2d bit for bit. A periodic axis is loaded wrapped and needs nothing: a wrapped
+// position evolves exactly as the position it copies.
 #pragma once
 
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/features.cuh>
 #include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/stencil/fused_strip2d.cuh>
 #include <gpuprims/detail/stencil/kernels2d.cuh>
 #include <gpuprims/detail/stencil/tile2d.cuh>
 #include <gpuprims/tuning/stencil.cuh>
@@ -24,9 +27,28 @@
 
 namespace gpuprims::detail {
 
-template <class Tuning, class T, int Rad>
-inline constexpr stencil2d_fused_policy fused2d_policy_here = Tuning::select(GPUPRIMS_TARGET_ARCH,
-                                                                             sizeof(T), Rad);
+template <class Tuning, class T, int Rad, int Steps>
+__host__ __device__ constexpr stencil2d_fused_policy fused2d_policy_for(int arch) {
+  stencil2d_fused_policy p = Tuning::select(arch, sizeof(T), Rad, Steps);
+  p.min_blocks = p.warps > 0 ? arch::resident_blocks(p.min_blocks, 32 * p.warps, arch) : 0;
+  return p;
+}
+
+template <class Tuning, class T, int Rad, int Steps>
+inline constexpr stencil2d_fused_policy fused2d_policy_here =
+    fused2d_policy_for<Tuning, T, Rad, Steps>(GPUPRIMS_TARGET_ARCH);
+
+template <class Tuning, class T, int Rad, int Steps>
+inline constexpr int fused2d_threads = fused2d_policy_here<Tuning, T, Rad, Steps>.warps > 0
+                                           ? 32 * fused2d_policy_here<Tuning, T, Rad, Steps>.warps
+                                           : fused2d_policy_here<Tuning, T, Rad, Steps>.block_x *
+                                                 fused2d_policy_here<Tuning, T, Rad, Steps>.block_y;
+
+template <class Tuning, class T, int Rad, int Steps>
+inline constexpr int fused2d_min_blocks =
+    fused2d_policy_here<Tuning, T, Rad, Steps>.warps > 0
+        ? fused2d_policy_here<Tuning, T, Rad, Steps>.min_blocks
+        : 1;
 
 // One fused tile: the span computed at each step, the tile `reach` inside it on every side, and
 // the buffers' rows (the span and Rad more on each side).
@@ -39,20 +61,54 @@ struct fused2d_layout {
   static constexpr int height = SpanY + 2 * Rad;
 };
 
-template <int Rad, int Steps>
+template <int Rad, int Steps, class T>
 __host__ __device__ constexpr bool fused2d_fits(const stencil2d_fused_policy& p) {
-  return p.span_x > 2 * Steps * Rad && p.span_y > 2 * Steps * Rad;
+  if (p.warps > 0) {
+    return p.rows >= 1 && p.ring >= 2 && fused_strip_outputs<Rad, Steps, T> > 0;
+  }
+  return p.span_x > 2 * Steps * Rad && p.span_y > 2 * Steps * Rad && p.block_x > 0 && p.block_y > 0;
 }
 
+// Register streaming: every warp takes strips of a batch of grids in a grid-stride loop, strips
+// along x first. Compiled where the policy streams; elsewhere never launched.
 template <class Tuning, int Rad, stencil_shape Shape, int Steps, class T, class Weights>
-__global__ void __launch_bounds__(
-    fused2d_policy_here<Tuning, T, Rad>.block_x* fused2d_policy_here<Tuning, T, Rad>.block_y)
+__global__ void __launch_bounds__(fused2d_threads<Tuning, T, Rad, Steps>,
+                                  fused2d_min_blocks<Tuning, T, Rad, Steps>)
+    stencil2d_fused_strip_kernel(const T* in, T* out, std::size_t batch, std::size_t rows,
+                                 std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
+                                 std::size_t in_stride, std::size_t out_stride, Weights w,
+                                 boundary2d b) {
+  constexpr stencil2d_fused_policy p = fused2d_policy_here<Tuning, T, Rad, Steps>;
+  if constexpr (p.warps == 0 || !fused2d_fits<Rad, Steps, T>(p)) {
+    __trap();  // never launched: the launcher takes the shared tile or refuses this policy
+  } else {
+    constexpr int width = fused_strip_outputs<Rad, Steps, T>;
+    __shared__ uint4 rings[p.warps][p.ring][32];  // each warp's input rows in flight
+    const std::size_t strips_x = ceil_div(cols, std::size_t{width});
+    const std::size_t per_grid = strips_x * ceil_div(rows, static_cast<std::size_t>(p.rows));
+    const std::size_t warps = static_cast<std::size_t>(gridDim.x) * p.warps;
+    for (std::size_t t = blockIdx.x * static_cast<std::size_t>(p.warps) + threadIdx.x / 32;
+         t < per_grid * batch; t += warps) {
+      const std::size_t g = t / per_grid, r = t % per_grid;
+      stencil2d_fused_strip<Rad, Shape, Steps, p.ring>(
+          in + g * in_stride, in_pitch, out + g * out_stride, out_pitch,
+          static_cast<std::int64_t>(cols), static_cast<std::int64_t>(rows),
+          static_cast<std::int64_t>(r % strips_x * width),
+          static_cast<std::int64_t>(r / strips_x * p.rows), p.rows, w, b, rings[threadIdx.x / 32]);
+    }
+  }
+}
+
+// The shared tile: a grid-stride loop over tiles. Compiled where the policy takes it; elsewhere
+// never launched.
+template <class Tuning, int Rad, stencil_shape Shape, int Steps, class T, class Weights>
+__global__ void __launch_bounds__(fused2d_threads<Tuning, T, Rad, Steps>)
     stencil2d_fused_kernel(const T* in, T* out, std::size_t batch, std::size_t rows,
                            std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
                            std::size_t in_stride, std::size_t out_stride, Weights w, boundary2d b) {
-  constexpr stencil2d_fused_policy p = fused2d_policy_here<Tuning, T, Rad>;
-  if constexpr (!fused2d_fits<Rad, Steps>(p)) {
-    __trap();  // never launched: the launcher returns cudaErrorInvalidValue for such a policy
+  constexpr stencil2d_fused_policy p = fused2d_policy_here<Tuning, T, Rad, Steps>;
+  if constexpr (p.warps > 0 || !fused2d_fits<Rad, Steps, T>(p)) {
+    __trap();  // never launched: the launcher streams or refuses this policy
   } else {
     using layout = fused2d_layout<Rad, Steps, p.span_x, p.span_y>;
     __shared__ T buffers[2][layout::height][layout::width];
@@ -157,9 +213,18 @@ cudaError_t launch_stencil2d_fused(const T* in, T* out, std::size_t batch, std::
                                    const boundary2d& b, cudaStream_t stream) {
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const stencil2d_fused_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad);
-  if (!fused2d_fits<Rad, Steps>(p)) {
+  const stencil2d_fused_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Steps);
+  if (!fused2d_fits<Rad, Steps, T>(p)) {
     return cudaErrorInvalidValue;  // the kernel for this device would not exist
+  }
+  if (p.warps > 0) {
+    const std::size_t strips =
+        ceil_div(cols, static_cast<std::size_t>(fused_strip_outputs<Rad, Steps, T>)) *
+        ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
+    return launch<stencil2d_fused_strip_kernel<Tuning, Rad, Shape, Steps, T, Weights>>(
+        dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
+        dim3(static_cast<unsigned int>(32 * p.warps)), stream, false, in, out, batch, rows, cols,
+        in_pitch, out_pitch, in_stride, out_stride, w, b);
   }
   const auto tile_x = static_cast<std::size_t>(p.span_x - 2 * Steps * Rad);
   const auto tile_y = static_cast<std::size_t>(p.span_y - 2 * Steps * Rad);

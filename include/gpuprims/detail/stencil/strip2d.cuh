@@ -34,38 +34,57 @@ struct strip_row {
   T halo;
 };
 
-// Row gy of the strip at x0 (every lane of the warp calls it): the y rule first outside the grid,
-// then the x rule, as fetch2d reads; a lane whose vector lies inside the row, 16-byte aligned,
-// loads it whole.
+// A lane's vector of row gy, columns x0 + lane V .. + V - 1 (every lane of the warp calls it): the
+// y rule first outside the grid, then the x rule, as fetch2d reads; a lane whose vector lies inside
+// the row, 16-byte aligned, loads it whole. Returns the row read (nullptr for a constant row
+// outside the grid).
+template <class T>
+__device__ __forceinline__ const T* strip_load_vector(const T* in, std::size_t pitch,
+                                                      std::int64_t nx, std::int64_t ny,
+                                                      std::int64_t x0, std::int64_t gy,
+                                                      const boundary2d& b, int lane,
+                                                      T (&v)[strip_vector<T>]) {
+  constexpr int V = strip_vector<T>;
+  if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+      v[e] = static_cast<T>(b.y.value);
+    }
+    return nullptr;
+  }
+  const std::int64_t sy = gy >= 0 && gy < ny ? gy : boundary_index(gy, ny, b.y.mode);
+  const T* row = in + static_cast<std::size_t>(sy) * pitch;
+  const std::int64_t gx = x0 + static_cast<std::int64_t>(lane) * V;
+  if (gx >= 0 && gx + V <= nx && aligned16(row + gx)) {  // this lane's vector, whole and aligned
+    const uint4 word = load16(row + gx);
+    memcpy(v, &word, sizeof(word));
+  } else {
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+      v[e] = load_with_boundary(row, gx + e, nx, b.x);
+    }
+  }
+  return row;
+}
+
+// Row gy of the strip at x0 with its halo (every lane of the warp calls it).
 template <int Rad, class T>
 __device__ __forceinline__ strip_row<T> strip_load_row(const T* in, std::size_t pitch,
                                                        std::int64_t nx, std::int64_t ny,
                                                        std::int64_t x0, std::int64_t gy,
                                                        const boundary2d& b, int lane) {
-  constexpr int V = strip_vector<T>;
   strip_row<T> r;
   if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
 #pragma unroll
-    for (int e = 0; e < V; ++e) {
+    for (int e = 0; e < strip_vector<T>; ++e) {
       r.v[e] = static_cast<T>(b.y.value);
     }
     r.halo = static_cast<T>(b.y.value);
     return r;
   }
-  const std::int64_t sy = gy >= 0 && gy < ny ? gy : boundary_index(gy, ny, b.y.mode);
-  const T* row = in + static_cast<std::size_t>(sy) * pitch;
-  const std::int64_t gx = x0 + static_cast<std::int64_t>(lane) * V;
+  const T* row = strip_load_vector(in, pitch, nx, ny, x0, gy, b, lane, r.v);
   const std::int64_t hx =
       lane < Rad ? x0 - Rad + lane : x0 + strip_width<T> + (lane < 2 * Rad ? lane - Rad : 0);
-  if (gx >= 0 && gx + V <= nx && aligned16(row + gx)) {  // this lane's vector, whole and aligned
-    const uint4 word = load16(row + gx);
-    memcpy(r.v, &word, sizeof(word));
-  } else {
-#pragma unroll
-    for (int e = 0; e < V; ++e) {
-      r.v[e] = load_with_boundary(row, gx + e, nx, b.x);
-    }
-  }
   r.halo = lane < 2 * Rad ? load_with_boundary(row, hx, nx, b.x) : T(0);
   return r;
 }
@@ -93,13 +112,38 @@ __device__ __forceinline__ void strip_extend(const strip_row<T>& r, int lane,
   }
 }
 
+// A row of a strip whose edges need no halo (the fused strips overlap their neighbours): the lane's
+// vector alone.
+template <class T>
+struct strip_vec {
+  T v[strip_vector<T>];
+};
+
+// ext as above for a row without halo: past the warp's ends the values wrap around (don't-care
+// columns).
+template <int Rad, class T>
+__device__ __forceinline__ void strip_extend(const strip_vec<T>& r, int lane,
+                                             T (&ext)[strip_vector<T> + 2 * Rad]) {
+  constexpr int V = strip_vector<T>;
+#pragma unroll
+  for (int k = 0; k < V + 2 * Rad; ++k) {
+    const int d = k - Rad;
+    if (d >= 0 && d < V) {
+      ext[k] = r.v[d];
+      continue;
+    }
+    const int s = d < 0 ? -((V - 1 - d) / V) : d / V;
+    ext[k] = shuffle_from(r.v[d - s * V], (lane + s) & 31);
+  }
+}
+
 // The outputs of row y0 + J of the strip (q[J + Rad] its centre row, q[J] .. q[J + 2 Rad] the rows
 // it reads) by stencil2d_point's chain, written out so that a box needs one extended row at a time:
 // fused multiply-adds from zero, a box row by row (dy, then dx, from -Rad), a star along x first
 // then along y (skipping dy = 0). The tests compare the bits with stencil2d_point's.
-template <int Rad, stencil_shape Shape, int J, class T, int Q, class Weights>
-__device__ __forceinline__ void strip_point_row(const strip_row<T> (&q)[Q], const Weights& w,
-                                                int lane, T (&o)[strip_vector<T>]) {
+template <int Rad, stencil_shape Shape, int J, class Row, int Q, class Weights, class T>
+__device__ __forceinline__ void strip_point_row(const Row (&q)[Q], const Weights& w, int lane,
+                                                T (&o)[strip_vector<T>]) {
   constexpr int V = strip_vector<T>;
 #pragma unroll
   for (int e = 0; e < V; ++e) {

@@ -1,0 +1,48 @@
+// Copies from global to shared memory in the background (cp.async, sm_80 and later): a thread
+// starts 16-byte copies, groups them, and later waits for all but its newest groups; the bytes in
+// flight hold no registers. Each thread waits for its own copies and reads only what it copied (no
+// barrier needed). Before sm_80 the same calls copy at once through registers (a load and a shared
+// store), so callers keep one code path.
+#pragma once
+
+#include <gpuprims/detail/arch/features.cuh>
+
+#include <cuda_runtime.h>
+
+namespace gpuprims::detail::arch {
+
+// Starts copying 16 bytes from global `from` to shared `to` (both 16-byte aligned) into this
+// thread's current group.
+__device__ __forceinline__ void async_copy16(void* to, const void* from) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (has_async_copy) {
+    const auto shared = static_cast<unsigned int>(__cvta_generic_to_shared(to));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared),
+                 "l"(__cvta_generic_to_global(from))
+                 : "memory");
+  } else {
+    *static_cast<uint4*>(to) = *static_cast<const uint4*>(from);
+  }
+#endif
+}
+
+// Closes this thread's current group of copies (an empty group is allowed).
+__device__ __forceinline__ void async_copy_commit() {
+#if defined(__CUDA_ARCH__)
+  if constexpr (has_async_copy) {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+#endif
+}
+
+// Returns once all but the newest `Pending` of this thread's groups have landed in shared memory.
+template <int Pending>
+__device__ __forceinline__ void async_copy_wait() {
+#if defined(__CUDA_ARCH__)
+  if constexpr (has_async_copy) {
+    asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+  }
+#endif
+}
+
+}  // namespace gpuprims::detail::arch
