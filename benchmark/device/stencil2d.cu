@@ -17,11 +17,11 @@ namespace gpuprims::bench {
 namespace {
 
 // Fixed streaming shapes, to measure the default's neighbours (--full).
-template <int Warps, int Rows, int Batch, int MinBlocks>
+template <int Warps, int Rows, int Batch, int MinBlocks, int Staged = 0>
 struct fixed_stencil2d_tuning {
   __host__ __device__ static constexpr stencil2d_policy select(int, std::size_t, int,
                                                                stencil_shape) {
-    return {Warps, Rows, Batch, MinBlocks, 0, 0, 0};
+    return {Warps, Rows, Batch, MinBlocks, 0, 0, 0, Staged};
   }
 };
 
@@ -210,6 +210,20 @@ void register_stencil2d(const options& opt) {
       default_bench<stencil_shape::star, fixed_stencil2d_tuning<8, 8, 2, 3>>, sizes, {"side"});
   add(opt, "stencil2d_9pt", "strip_4w_16r_b4_4blk", role::variant,
       default_bench<stencil_shape::box, fixed_stencil2d_tuning<4, 16, 4, 4>>, sizes, {"side"});
+  // The default's rows staged in shared memory (radius 1) against the same shape unstaged (the
+  // default before), and staged neighbours.
+  add(opt, "stencil2d_5pt", "unstaged_4w_8r_b2_6blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 8, 2, 6, 0>>, sizes, {"side"});
+  add(opt, "stencil2d_9pt", "unstaged_4w_8r_b2_6blk", role::variant,
+      default_bench<stencil_shape::box, fixed_stencil2d_tuning<4, 8, 2, 6, 0>>, sizes, {"side"});
+  add(opt, "stencil2d_9pt", "staged_4w_8r_b2_5blk", role::variant,
+      default_bench<stencil_shape::box, fixed_stencil2d_tuning<4, 8, 2, 5, 1>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "staged_4w_8r_b2_8blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 8, 2, 8, 1>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "staged_4w_16r_b4_4blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 16, 4, 4, 1>>, sizes, {"side"});
+  add(opt, "stencil2d_5pt", "staged_8w_8r_b2_4blk", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<8, 8, 2, 4, 1>>, sizes, {"side"});
 }
 
 }  // namespace gpuprims::bench

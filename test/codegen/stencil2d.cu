@@ -32,14 +32,18 @@ template void fused_steps<3, gpuprims::stencil_shape::box, 5, float>(const float
 template void fused_steps<2, gpuprims::stencil_shape::box, 7, double>(const double*, double*);
 
 // Register streaming (radius 1, both shapes; the radius-4 star of doubles): 16-byte loads and
-// stores, neighbours by shuffles, fused multiply-adds, no shared memory.
+// stores, neighbours by shuffles, fused multiply-adds; at radius 1 the float strips' rows staged
+// in shared memory by cp.async (LDGSTS), elsewhere no shared memory.
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, \(gpuprims::stencil_shape\)0, float has LDGSTS
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, \(gpuprims::stencil_shape\)1, float has LDGSTS
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, \(gpuprims::stencil_shape\)0, double, .* lacks LDS
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has LDG\.E\.128
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has STG\.E\.128
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has SHFL\.IDX
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float has FFMA
-// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float lacks LDS
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 4, .*0, double, .* has LDG\.E\.128
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 4, .*0, double, .* has DFMA
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 4, .*0, double, .* lacks LDS
 // The boxes of radius 3 and 4 take the shared tile: 32 x 32 outputs with a halo of 4 on every
 // side, 40 x 40 floats or doubles.
 // ptxas: stencil2d_tile_kernel<gpuprims::stencil2d_tuning, 4, .*1, float, .* smem 6400

@@ -73,9 +73,10 @@ struct stencil_fused_tuning {
 
 /// How apply_stencil2d covers a grid. Register streaming (warps > 0): blocks of `warps` warps,
 /// each warp a strip of 32 16-byte vectors across and `rows` rows down (gpuprims::warp_stencil2d),
-/// `batch` rows' loads in flight at once, registers for `min_blocks` resident blocks an SM (capped
-/// by the target). The shared tile (warps == 0; gpuprims::stencil2d): blocks of block_x x block_y
-/// threads, each computing items_y outputs down a column.
+/// `batch` rows' loads in flight at once (or, `staged`, all of a strip's rows copied into shared
+/// memory first), registers for `min_blocks` resident blocks an SM (capped by the target). The
+/// shared tile (warps == 0; gpuprims::stencil2d): blocks of block_x x block_y threads, each
+/// computing items_y outputs down a column.
 struct stencil2d_policy {
   int warps;
   int rows;
@@ -84,6 +85,7 @@ struct stencil2d_policy {
   int block_x;
   int block_y;
   int items_y;
+  int staged = 0;  ///< streaming: inner strips' rows copied into shared memory all at once first
 };
 
 /// The library's 2D stencil policy for code built for `arch`, elements of `element_size` bytes,
@@ -98,12 +100,22 @@ struct stencil2d_tuning {
     // for strips of 16 rows and batches of 4 at 5 blocks, 231.8 / 803 for 32 and 4 at 4 blocks:
     // a warp has only a batch or two of rows in flight, so the bytes an SM has in flight grow
     // with its resident warps, and a strip's start issues 2 Rad + 2 batches of rows at once.
-    // Doubles of radius 1 fit 4 blocks; larger stars and the radius-2 box 3 (not measured). The
+    // Floats of radius 1 stage the inner strips' 10 rows in shared memory at once by background
+    // copies (20 KiB a block), the whole strip in flight without registers: in two runs of one
+    // binary, 5-point 195.1 / 194.3 us (8192^2) and 734.9 / 732.6 (16384^2) against 196.6 /
+    // 197.4 and 741.7 / 742.5 unstaged; the 9-point box at 5 blocks (its registers spill at 6)
+    // 194.7 / 194.8 and 731.8 / 731.6 against 199.1 / 199.2 and 745.2 / 746.2; staged strips of
+    // 16 rows, 8 warps a block or 8 blocks an SM were slower. Where an SM's shared memory holds
+    // fewer such blocks (100 KiB on sm_86/89/120), fewer are resident. Doubles of radius 1 fit 4
+    // blocks, unstaged; larger stars and the radius-2 box 3, unstaged (neither measured). The
     // boxes of radius 3 and 4 (49 and 81 weights) spill even so and take the shared tile of 32 x 8
     // threads, 4 outputs each. sm_90 registers for every case are checked by
     // test/codegen/stencil2d.cu (no spills).
+    if (radius == 1 && element_size <= 4) {
+      return {4, 8, 2, shape == stencil_shape::star ? 6 : 5, 0, 0, 0, 1};
+    }
     if (radius == 1) {
-      return {4, 8, 2, element_size <= 4 ? 6 : 4, 0, 0, 0};
+      return {4, 8, 2, 4, 0, 0, 0, 0};
     }
     if (shape == stencil_shape::star || radius == 2) {
       return {4, 8, 2, 3, 0, 0, 0};

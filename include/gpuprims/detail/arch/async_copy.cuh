@@ -1,8 +1,8 @@
 // Copies from global to shared memory in the background (cp.async, sm_80 and later): a thread
-// starts 16-byte copies, groups them, and later waits for all but its newest groups; the bytes in
-// flight hold no registers. Each thread waits for its own copies and reads only what it copied (no
-// barrier needed). Before sm_80 the same calls copy at once through registers (a load and a shared
-// store), so callers keep one code path.
+// starts 16-byte copies, groups them, and later waits for all but its newest groups; the
+// bytes in flight hold no registers. Each thread waits for its own copies and reads only what it
+// copied (no barrier needed). Before sm_80 the same calls copy at once through registers (a load
+// and a shared store), so callers keep one code path.
 #pragma once
 
 #include <gpuprims/detail/arch/features.cuh>
@@ -12,8 +12,8 @@
 namespace gpuprims::detail::arch {
 
 // Starts copying 16 bytes from global `from` to shared `to` (both 16-byte aligned) into this
-// thread's current group.
-__device__ __forceinline__ void async_copy16(void* to, const void* from) {
+// thread's current group (.cg: through the L2 only, as streamed data should).
+__device__ __forceinline__ void async_copy(void* to, const void* from) {
 #if defined(__CUDA_ARCH__)
   if constexpr (has_async_copy) {
     const auto shared = static_cast<unsigned int>(__cvta_generic_to_shared(to));

@@ -130,7 +130,7 @@ __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pi
 #pragma unroll
     for (int a = 0; a + 1 < Ring; ++a) {
       if (a < n) {  // a strip shorter than the ring copies only its own rows
-        arch::async_copy16(&ring[a][lane], src);
+        arch::async_copy(&ring[a][lane], src);
         src += in_pitch;
       }
       arch::async_copy_commit();
@@ -160,7 +160,7 @@ __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pi
       // Row i + Ring - 1 into the slot row i - 1 left; then wait for row i's group.
       const int free = slot == 0 ? Ring - 1 : slot - 1;
       if (i + Ring - 1 < n) {
-        arch::async_copy16(&ring[free][lane], src);
+        arch::async_copy(&ring[free][lane], src);
         src += in_pitch;
       }
       arch::async_copy_commit();

@@ -96,9 +96,20 @@ __global__ void __launch_bounds__(stencil2d_threads<Tuning, T, Rad, Shape>,
     for (std::size_t t = blockIdx.x * static_cast<std::size_t>(p.warps) + threadIdx.x / 32;
          t < per_grid * batch; t += warps) {
       const std::size_t g = t / per_grid, r = t % per_grid;
-      warp_stencil2d<Rad, Shape, p.rows, p.batch>(
-          in + g * in_stride, in_pitch, out + g * out_stride, out_pitch, cols, rows,
-          r % strips_x * strip_width<T>, r / strips_x * p.rows, w, b);
+      const T* grid_in = in + g * in_stride;
+      T* grid_out = out + g * out_stride;
+      const auto x0 = static_cast<std::int64_t>(r % strips_x * strip_width<T>);
+      const auto y0 = static_cast<std::int64_t>(r / strips_x * p.rows);
+      if constexpr (p.staged != 0) {
+        __shared__ strip_stage<T, Rad, p.rows> stage[p.warps];  // each warp's strip
+        stencil2d_strip_staged<Rad, Shape, p.rows, p.batch>(
+            grid_in, in_pitch, grid_out, out_pitch, static_cast<std::int64_t>(cols),
+            static_cast<std::int64_t>(rows), x0, y0, w, b, stage[threadIdx.x / 32]);
+      } else {
+        warp_stencil2d<Rad, Shape, p.rows, p.batch>(grid_in, in_pitch, grid_out, out_pitch, cols,
+                                                    rows, static_cast<std::size_t>(x0),
+                                                    static_cast<std::size_t>(y0), w, b);
+      }
     }
   }
 }

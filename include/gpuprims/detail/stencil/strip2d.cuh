@@ -6,6 +6,7 @@
 #pragma once
 
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/async_copy.cuh>
 #include <gpuprims/detail/load.cuh>
 #include <gpuprims/detail/shuffle.cuh>
 #include <gpuprims/detail/stencil/tile2d.cuh>
@@ -263,6 +264,67 @@ __device__ __forceinline__ void strip_march_inner(const T* in, std::size_t in_pi
   }
 }
 
+// A warp's shared memory for a staged strip of Rows rows: the Rows + 2 Rad rows it reads, 16 bytes
+// a lane.
+template <class T, int Rad, int Rows>
+struct strip_stage {
+  uint4 rows[Rows + 2 * Rad][32];
+};
+
+// The interior march with the strip's rows staged in shared memory: all Rows + 2 Rad rows are
+// copied into `stage` by background copies at once, with the halo values loaded into registers
+// beside them, before any arithmetic; so a warp has its whole strip in flight without holding its
+// rows in registers. The arithmetic and stores are strip_march_inner's.
+template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weights>
+__device__ __forceinline__ void strip_march_staged(const T* in, std::size_t in_pitch, T* out,
+                                                   std::size_t out_pitch, std::int64_t x0,
+                                                   std::int64_t y0, const Weights& w,
+                                                   strip_stage<T, Rad, Rows>& stage, int lane) {
+  constexpr int V = strip_vector<T>, Q = Batch + 2 * Rad, R = Rows + 2 * Rad;
+  const T* src = in + static_cast<std::size_t>(y0 - Rad) * in_pitch + x0;
+  T* dst = out + static_cast<std::size_t>(y0) * out_pitch + x0 + lane * V;
+  const int halo = lane < Rad ? lane - Rad : strip_width<T> + lane - Rad;  // lanes < 2 Rad
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    arch::async_copy(&stage.rows[k][lane], src + k * in_pitch + lane * V);
+  }
+  arch::async_copy_commit();
+  T halos[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    halos[k] = lane < 2 * Rad ? src[k * in_pitch + halo] : T(0);
+  }
+  arch::async_copy_wait<0>();
+  auto row = [&](int k) {
+    strip_row<T> r;
+    memcpy(r.v, &stage.rows[k][lane], sizeof(uint4));
+    r.halo = halos[k];
+    return r;
+  };
+  strip_row<T> q[Q];
+#pragma unroll
+  for (int k = 0; k < 2 * Rad; ++k) {
+    q[k] = row(k);
+  }
+#pragma unroll
+  for (int base = 0; base < Rows; base += Batch) {
+#pragma unroll
+    for (int j = 0; j < Batch; ++j) {
+      q[2 * Rad + j] = row(base + 2 * Rad + j);
+    }
+    strip_batch<Rad, Shape, Batch>(q, w, lane, [&](int, const T(&o)[V]) {
+      uint4 word;
+      memcpy(&word, o, sizeof(word));
+      store16(dst, word);
+      dst += out_pitch;
+    });
+#pragma unroll
+    for (int k = 0; k < 2 * Rad; ++k) {
+      q[k] = q[Batch + k];
+    }
+  }
+}
+
 // Any other strip: rows through the y rule, elements through the x rule where the strip or its halo
 // leaves the grid, element loads and stores where rows are not 16-byte aligned; Batch rows' loads
 // in flight at once, 2 Rad rows carried to the next batch.
@@ -296,6 +358,17 @@ __device__ __forceinline__ void strip_march_edge(const T* in, std::size_t in_pit
   }
 }
 
+// Whether the strip at (x0, y0) and the Rad rows and columns around it lie inside the grid, its
+// input and output rows 16-byte aligned at x0 (the inner marches' conditions).
+template <int Rad, int Rows, class T>
+__device__ __forceinline__ bool strip_is_inner(const T* in, std::size_t in_pitch, const T* out,
+                                               std::size_t out_pitch, std::int64_t nx,
+                                               std::int64_t ny, std::int64_t x0, std::int64_t y0) {
+  constexpr int V = strip_vector<T>;
+  return x0 >= Rad && x0 + strip_width<T> + Rad <= nx && y0 >= Rad && y0 + Rows + Rad <= ny &&
+         aligned16(in + x0) && in_pitch % V == 0 && aligned16(out + x0) && out_pitch % V == 0;
+}
+
 // The strip [x0, x0 + strip_width) x [y0, y0 + Rows) of an nx x ny grid, by the calling warp
 // (converged, every lane).
 template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weights>
@@ -304,11 +377,28 @@ __device__ __forceinline__ void stencil2d_strip(const T* in, std::size_t in_pitc
                                                 std::int64_t ny, std::int64_t x0, std::int64_t y0,
                                                 const Weights& w, const boundary2d& b) {
   static_assert(Batch >= 1 && Rows % Batch == 0, "Rows is a multiple of Batch");
-  constexpr int V = strip_vector<T>;
   const int lane = lane_id();
-  if (x0 >= Rad && x0 + strip_width<T> + Rad <= nx && y0 >= Rad && y0 + Rows + Rad <= ny &&
-      aligned16(in + x0) && in_pitch % V == 0 && aligned16(out + x0) && out_pitch % V == 0) {
+  if (strip_is_inner<Rad, Rows>(in, in_pitch, out, out_pitch, nx, ny, x0, y0)) {
     strip_march_inner<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, x0, y0, w, lane);
+  } else {
+    strip_march_edge<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, nx, ny, x0, y0, w, b,
+                                              lane);
+  }
+}
+
+// stencil2d_strip with the inner strips' rows staged in `stage` (the calling warp's, in shared
+// memory).
+template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weights>
+__device__ __forceinline__ void stencil2d_strip_staged(const T* in, std::size_t in_pitch, T* out,
+                                                       std::size_t out_pitch, std::int64_t nx,
+                                                       std::int64_t ny, std::int64_t x0,
+                                                       std::int64_t y0, const Weights& w,
+                                                       const boundary2d& b,
+                                                       strip_stage<T, Rad, Rows>& stage) {
+  const int lane = lane_id();
+  if (strip_is_inner<Rad, Rows>(in, in_pitch, out, out_pitch, nx, ny, x0, y0)) {
+    strip_march_staged<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, x0, y0, w, stage,
+                                                lane);
   } else {
     strip_march_edge<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, nx, ny, x0, y0, w, b,
                                               lane);
