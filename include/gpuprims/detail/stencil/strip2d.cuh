@@ -201,6 +201,17 @@ __device__ __forceinline__ void strip_store_row(T* out, std::size_t pitch, std::
   }
 }
 
+// A lane's outputs of a row inside the grid, 16-byte aligned at dst: one 16-byte store, then dst
+// moves down a row.
+template <class T>
+__device__ __forceinline__ void strip_store16(T*& dst, std::size_t pitch,
+                                              const T (&o)[strip_vector<T>]) {
+  uint4 word;
+  memcpy(&word, o, sizeof(word));
+  store16(dst, word);
+  dst += pitch;
+}
+
 // A batch of output rows: row y0 + base + J from q[J] .. q[J + 2 Rad], through store(J, outputs).
 template <int Rad, stencil_shape Shape, int Batch, class T, int Q, class Weights, class Store>
 __device__ __forceinline__ void strip_batch(const strip_row<T> (&q)[Q], const Weights& w, int lane,
@@ -251,12 +262,8 @@ __device__ __forceinline__ void strip_march_inner(const T* in, std::size_t in_pi
         next[j] = load();
       }
     }
-    strip_batch<Rad, Shape, Batch>(q, w, lane, [&](int, const T(&o)[V]) {
-      uint4 word;
-      memcpy(&word, o, sizeof(word));
-      store16(dst, word);
-      dst += out_pitch;
-    });
+    strip_batch<Rad, Shape, Batch>(q, w, lane,
+                                   [&](int, const T(&o)[V]) { strip_store16(dst, out_pitch, o); });
 #pragma unroll
     for (int k = 0; k < 2 * Rad; ++k) {
       q[k] = q[Batch + k];
@@ -312,12 +319,8 @@ __device__ __forceinline__ void strip_march_staged(const T* in, std::size_t in_p
     for (int j = 0; j < Batch; ++j) {
       q[2 * Rad + j] = row(base + 2 * Rad + j);
     }
-    strip_batch<Rad, Shape, Batch>(q, w, lane, [&](int, const T(&o)[V]) {
-      uint4 word;
-      memcpy(&word, o, sizeof(word));
-      store16(dst, word);
-      dst += out_pitch;
-    });
+    strip_batch<Rad, Shape, Batch>(q, w, lane,
+                                   [&](int, const T(&o)[V]) { strip_store16(dst, out_pitch, o); });
 #pragma unroll
     for (int k = 0; k < 2 * Rad; ++k) {
       q[k] = q[Batch + k];
