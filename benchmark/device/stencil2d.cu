@@ -17,11 +17,11 @@ namespace gpuprims::bench {
 namespace {
 
 // Fixed streaming shapes, to measure the default's neighbours (--full).
-template <int Warps, int Rows, int Batch, int MinBlocks, int Staged = 0>
+template <int Warps, int Rows, int Batch, int MinBlocks, int Staged = 0, bool Dependent = true>
 struct fixed_stencil2d_tuning {
   __host__ __device__ static constexpr stencil2d_policy select(int, std::size_t, int,
                                                                stencil_shape) {
-    return {Warps, Rows, Batch, MinBlocks, 0, 0, 0, Staged};
+    return {Warps, Rows, Batch, MinBlocks, 0, 0, 0, Staged, Dependent};
   }
 };
 
@@ -70,10 +70,10 @@ void copy_grid_bench(benchmark::State& state) {
 
 // Fixed fused policies: streaming shapes around the default, and the shared tile (the default
 // before register streaming), to measure against it in one run (--full).
-template <int Warps, int Rows, int Ring, int MinBlocks>
+template <int Warps, int Rows, int Ring, int MinBlocks, bool Dependent = true>
 struct fixed_fused_tuning {
   __host__ __device__ static constexpr stencil2d_fused_policy select(int, std::size_t, int, int) {
-    return {Warps, Rows, Ring, MinBlocks, 0, 0, 0, 0};
+    return {Warps, Rows, Ring, MinBlocks, 0, 0, 0, 0, Dependent};
   }
 };
 struct fused_tile_tuning {
@@ -186,6 +186,12 @@ void register_stencil2d(const options& opt) {
   add_fused2d_shape<4, 4, 16, 16, 4>(opt);
   add_fused2d_shape<4, 8, 16, 8, 2>(opt);
   add_fused2d_shape<4, 2, 16, 8, 8>(opt);
+  add(opt, "stencil2d_fused_5pt_steps4", "default, plain launch", role::variant,
+      [](benchmark::State& state) {
+        stencil2d_steps_bench<stencil_shape::star, 4, fixed_fused_tuning<4, 16, 8, 4, false>>(state,
+                                                                                              true);
+      },
+      each({8192, 16384}), {"side"});
   // Eight steps keep 8 x 3 rows in registers: streaming at fewer blocks an SM.
   add_fused2d_shape<8, 4, 16, 8, 3>(opt);
   add_fused2d_shape<8, 4, 16, 8, 2>(opt);
@@ -218,6 +224,13 @@ void register_stencil2d(const options& opt) {
       default_bench<stencil_shape::box, fixed_stencil2d_tuning<4, 8, 2, 6, 0>>, sizes, {"side"});
   add(opt, "stencil2d_9pt", "staged_4w_8r_b2_5blk", role::variant,
       default_bench<stencil_shape::box, fixed_stencil2d_tuning<4, 8, 2, 5, 1>>, sizes, {"side"});
+  // The default launched plainly (no programmatic dependent launch), the default before.
+  add(opt, "stencil2d_5pt", "plain_launch", role::variant,
+      default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 8, 2, 6, 1, false>>, sizes,
+      {"side"});
+  add(opt, "stencil2d_9pt", "plain_launch", role::variant,
+      default_bench<stencil_shape::box, fixed_stencil2d_tuning<4, 8, 2, 5, 1, false>>, sizes,
+      {"side"});
   add(opt, "stencil2d_5pt", "staged_4w_8r_b2_8blk", role::variant,
       default_bench<stencil_shape::star, fixed_stencil2d_tuning<4, 8, 2, 8, 1>>, sizes, {"side"});
   add(opt, "stencil2d_5pt", "staged_4w_16r_b4_4blk", role::variant,

@@ -67,3 +67,9 @@ template void fused_steps<2, gpuprims::stencil_shape::box, 7, double>(const doub
 // ptxas: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 3, .*5, float, .* smem 39200
 // ptxas: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 2, .*7, double, .* smem 39168
 // sass: stencil2d_fused_kernel<gpuprims::stencil2d_fused_tuning, 3, .*5, float has FFMA
+
+// Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK;
+// the 2D launches are dependent on sm_90) and never signals its dependents early (PREEXIT), see
+// detail/launch.cuh.
+// sass: detail::stencil2d_[a-z_]*kernel< has ACQBULK
+// sass: detail::stencil2d_[a-z_]*kernel< lacks PREEXIT

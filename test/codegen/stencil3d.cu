@@ -22,3 +22,8 @@ template void launchers<3, gpuprims::stencil_shape::star, double>(const double*,
 // ptxas: stencil3d_kernel<gpuprims::stencil3d_tuning, 4, .*double, .* smem 10240
 // sass: stencil3d_kernel<gpuprims::stencil3d_tuning, 1, .*float has FFMA
 // sass: stencil3d_kernel<gpuprims::stencil3d_tuning, 4, .*double has DFMA
+
+// Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
+// and never signals its dependents early (PREEXIT), see detail/launch.cuh.
+// sass: detail::stencil3d_kernel< has ACQBULK
+// sass: detail::stencil3d_kernel< lacks PREEXIT

@@ -86,6 +86,7 @@ struct stencil2d_policy {
   int block_y;
   int items_y;
   int staged = 0;  ///< streaming: inner strips' rows copied into shared memory all at once first
+  bool dependent_launch = true;  ///< programmatic dependent launch where the code has it (sm_90)
 };
 
 /// The library's 2D stencil policy for code built for `arch`, elements of `element_size` bytes,
@@ -200,6 +201,7 @@ struct stencil2d_fused_policy {
   int span_y;
   int block_x;
   int block_y;
+  bool dependent_launch = true;  ///< programmatic dependent launch where the code has it (sm_90)
 };
 
 /// The library's fused 2D stencil policy for code built for `arch`, elements of `element_size`

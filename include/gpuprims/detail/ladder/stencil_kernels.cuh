@@ -44,6 +44,7 @@ template <int Rad, stencil_shape Shape, int BlockSize, class T, class Weights>
 __global__ void __launch_bounds__(BlockSize)
     stencil2d_naive_kernel(const T* in, T* out, std::size_t rows, std::size_t cols,
                            std::size_t in_pitch, std::size_t out_pitch, Weights w, boundary2d b) {
+  wait_for_prior_grids();
   const auto nx = static_cast<std::int64_t>(cols), ny = static_cast<std::int64_t>(rows);
   for (std::int64_t y = blockIdx.y; y < ny; y += gridDim.y) {
     for (std::int64_t x = blockIdx.x * std::int64_t{BlockSize} + threadIdx.x; x < nx;

@@ -78,6 +78,7 @@ __global__ void __launch_bounds__(fused2d_threads<Tuning, T, Rad, Steps>,
                                  std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
                                  std::size_t in_stride, std::size_t out_stride, Weights w,
                                  boundary2d b) {
+  wait_for_prior_grids();
   constexpr stencil2d_fused_policy p = fused2d_policy_here<Tuning, T, Rad, Steps>;
   if constexpr (p.warps == 0 || !fused2d_fits<Rad, Steps, T>(p)) {
     __trap();  // never launched: the launcher takes the shared tile or refuses this policy
@@ -106,6 +107,7 @@ __global__ void __launch_bounds__(fused2d_threads<Tuning, T, Rad, Steps>)
     stencil2d_fused_kernel(const T* in, T* out, std::size_t batch, std::size_t rows,
                            std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
                            std::size_t in_stride, std::size_t out_stride, Weights w, boundary2d b) {
+  wait_for_prior_grids();
   constexpr stencil2d_fused_policy p = fused2d_policy_here<Tuning, T, Rad, Steps>;
   if constexpr (p.warps > 0 || !fused2d_fits<Rad, Steps, T>(p)) {
     __trap();  // never launched: the launcher streams or refuses this policy
@@ -223,8 +225,9 @@ cudaError_t launch_stencil2d_fused(const T* in, T* out, std::size_t batch, std::
         ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
     return launch<stencil2d_fused_strip_kernel<Tuning, Rad, Shape, Steps, T, Weights>>(
         dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
-        dim3(static_cast<unsigned int>(32 * p.warps)), stream, false, in, out, batch, rows, cols,
-        in_pitch, out_pitch, in_stride, out_stride, w, b);
+        dim3(static_cast<unsigned int>(32 * p.warps)), stream,
+        dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch,
+        out_pitch, in_stride, out_stride, w, b);
   }
   const auto tile_x = static_cast<std::size_t>(p.span_x - 2 * Steps * Rad);
   const auto tile_y = static_cast<std::size_t>(p.span_y - 2 * Steps * Rad);
@@ -233,7 +236,8 @@ cudaError_t launch_stencil2d_fused(const T* in, T* out, std::size_t batch, std::
   return launch<stencil2d_fused_kernel<Tuning, Rad, Shape, Steps, T, Weights>>(
       dim3(blocks),
       dim3(static_cast<unsigned int>(p.block_x), static_cast<unsigned int>(p.block_y)), stream,
-      false, in, out, batch, rows, cols, in_pitch, out_pitch, in_stride, out_stride, w, b);
+      dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch, out_pitch,
+      in_stride, out_stride, w, b);
 }
 
 }  // namespace gpuprims::detail

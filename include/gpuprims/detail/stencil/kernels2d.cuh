@@ -45,6 +45,7 @@ __global__ void __launch_bounds__(stencil2d_tile_threads<Tuning, T, Rad, Shape>)
     stencil2d_tile_kernel(const T* in, T* out, std::size_t batch, std::size_t rows,
                           std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
                           std::size_t in_stride, std::size_t out_stride, Weights w, boundary2d b) {
+  wait_for_prior_grids();
   constexpr stencil2d_policy p = stencil2d_policy_here<Tuning, T, Rad, Shape>;
   if constexpr (p.warps > 0) {
     __trap();  // never launched: the launcher streams with this policy
@@ -86,6 +87,7 @@ __global__ void __launch_bounds__(stencil2d_threads<Tuning, T, Rad, Shape>,
     stencil2d_kernel(const T* in, T* out, std::size_t batch, std::size_t rows, std::size_t cols,
                      std::size_t in_pitch, std::size_t out_pitch, std::size_t in_stride,
                      std::size_t out_stride, Weights w, boundary2d b) {
+  wait_for_prior_grids();
   constexpr stencil2d_policy p = stencil2d_policy_here<Tuning, T, Rad, Shape>;
   if constexpr (p.warps == 0) {
     __trap();  // never launched: the launcher takes the shared tile with this policy
@@ -149,15 +151,17 @@ cudaError_t launch_stencil2d(const T* in, T* out, std::size_t batch, std::size_t
                                ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
     return launch<stencil2d_kernel<Tuning, Rad, Shape, T, Weights>>(
         dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
-        dim3(static_cast<unsigned int>(32 * p.warps)), stream, false, in, out, batch, rows, cols,
-        in_pitch, out_pitch, in_stride, out_stride, w, b);
+        dim3(static_cast<unsigned int>(32 * p.warps)), stream,
+        dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch,
+        out_pitch, in_stride, out_stride, w, b);
   }
   const std::size_t tiles = ceil_div(cols, static_cast<std::size_t>(p.block_x)) *
                             ceil_div(rows, static_cast<std::size_t>(p.block_y * p.items_y)) * batch;
   return launch<stencil2d_tile_kernel<Tuning, Rad, Shape, T, Weights>>(
       dim3(grid_x(tiles)),
       dim3(static_cast<unsigned int>(p.block_x), static_cast<unsigned int>(p.block_y)), stream,
-      false, in, out, batch, rows, cols, in_pitch, out_pitch, in_stride, out_stride, w, b);
+      dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch, out_pitch,
+      in_stride, out_stride, w, b);
 }
 
 }  // namespace gpuprims::detail

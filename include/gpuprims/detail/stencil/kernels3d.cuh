@@ -47,6 +47,7 @@ __global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape>,
                      std::size_t cols, std::size_t in_pitch_y, std::size_t in_pitch_z,
                      std::size_t out_pitch_y, std::size_t out_pitch_z, std::size_t in_stride,
                      std::size_t out_stride, Weights w, boundary3d b) {
+  wait_for_prior_grids();
   using stencil_t = stencil3d_here<Tuning, Rad, Shape, T>;
   constexpr auto chunk =
       static_cast<std::size_t>(stencil3d_policy_here<Tuning, T, Rad, Shape>.z_chunk);
