@@ -1,6 +1,6 @@
 // Umbrella header of the stencils: the boundary rules and weights (types.cuh), the 1D, 2D and 3D
-// block templates and the 2D warp strip for your kernels (block/stencil*.cuh, warp/stencil2d.cuh)
-// and their host launchers (device/stencil*.cuh), with their tuning.
+// block templates and the 2D and 3D warp strips for your kernels (block/stencil*.cuh,
+// warp/stencil*.cuh) and their host launchers (device/stencil*.cuh), with their tuning.
 #pragma once
 
 #include <gpuprims/block/stencil.cuh>
@@ -12,3 +12,4 @@
 #include <gpuprims/tuning/stencil.cuh>
 #include <gpuprims/types.cuh>
 #include <gpuprims/warp/stencil2d.cuh>
+#include <gpuprims/warp/stencil3d.cuh>

@@ -163,11 +163,25 @@ __global__ void user_stencil2d(const float* in, float* out, std::size_t rows, st
       in, cols, out, cols, cols, rows, 0, 0, w, gpuprims::boundary::periodic());
 }
 
+__global__ void user_warp_stencil3d(const double* in, double* out, std::size_t n) {
+  const gpuprims::stencil3d_weights<double, 2> w{};
+  gpuprims::warp_stencil3d<2, gpuprims::stencil_shape::star, 3>(
+      in, n, n * n, out, n, n * n, n, n, n, 0, 0, 0, n, w, gpuprims::boundary::mirror());
+}
+
 template <gpuprims::ladder::stencil2d_rung Rung>
 void stencil2d_rung(cudaStream_t s) {
   const gpuprims::stencil2d_weights<double, 1> w{};
   (void)gpuprims::ladder::apply_stencil2d<1, gpuprims::stencil_shape::box, Rung>(
       static_cast<const double*>(nullptr), static_cast<double*>(nullptr), 1, 1, 1, 1, w,
+      gpuprims::boundary::clamp(), s);
+}
+
+template <gpuprims::ladder::stencil3d_rung Rung>
+void stencil3d_rung(cudaStream_t s) {
+  const gpuprims::stencil3d_weights<float, 1> w{};
+  (void)gpuprims::ladder::apply_stencil3d<1, gpuprims::stencil_shape::star, Rung>(
+      static_cast<const float*>(nullptr), static_cast<float*>(nullptr), 1, 1, 1, 1, 1, 1, 1, w,
       gpuprims::boundary::clamp(), s);
 }
 
@@ -367,10 +381,14 @@ void instantiate(cudaStream_t s) {
   stencil2d_rung<gpuprims::ladder::stencil2d_rung::shared_tile>(s);
   stencil2d_rung<gpuprims::ladder::stencil2d_rung::coarsened>(s);
   stencil2d_rung<gpuprims::ladder::stencil2d_rung::register_streaming>(s);
+  stencil3d_rung<gpuprims::ladder::stencil3d_rung::naive>(s);
+  stencil3d_rung<gpuprims::ladder::stencil3d_rung::shared_ring>(s);
   user_stencil2d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0);
+  user_warp_stencil3d<<<1, 32, 0, s>>>(nullptr, nullptr, 0);
   stencils3d<1, gpuprims::stencil_shape::star, float>(s);
   stencils3d<1, gpuprims::stencil_shape::box, float>(s);
   stencils3d<4, gpuprims::stencil_shape::box, double>(s);
+  stencils3d<3, gpuprims::stencil_shape::star, double>(s);
   user_stencil3d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0, 0);
   selects<std::int8_t>(s);
   selects<float>(s);

@@ -1,5 +1,5 @@
-// Host launcher of the 3D stencil: gpuprims::apply_stencil3d (one step by 2.5D streaming), over
-// one grid or a batch.
+// Host launcher of the 3D stencil: gpuprims::apply_stencil3d (one step by 2.5D register
+// streaming), over one grid or a batch.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -17,8 +17,9 @@ namespace gpuprims {
 /// pitch_z >= rows x pitch_y apart; grid g starts g x batch stride elements in), each filtered on
 /// its own: out[z][y][x] = sum of w(dz, dy, dx) in[z + dz][y + dy][x + dx] over the shape (Shape
 /// star or box, radius Rad from 1 to 4), positions outside the grid supplied by `b` (a rule per
-/// axis; one rule for all three). float or double. Each block marches a column of tiles along z
-/// through a ring of planes in shared memory (2.5D streaming), so the grid is read about once.
+/// axis; one rule for all three). float or double. Each warp marches a strip of rows along z, each
+/// plane's rows in registers (2.5D streaming, gpuprims::warp_stencil3d), so the grid is read about
+/// once.
 /// Null pointers, zero sizes, pitches or strides shorter than a row, plane or grid, overlapping
 /// spans and unknown boundary modes return cudaErrorInvalidValue and launch nothing. Asynchronous
 /// on `stream`.

@@ -1,6 +1,6 @@
 // The stencil ladders, rung by rung, for teaching and measuring: the 1D ladder of the reference
-// notes and the 2D one, each rung selectable here, tested and benchmarked. Production code calls
-// gpuprims::apply_stencil1d and gpuprims::apply_stencil2d.
+// notes, the 2D and the 3D ones, each rung selectable here, tested and benchmarked. Production code
+// calls gpuprims::apply_stencil1d, apply_stencil2d and apply_stencil3d.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -8,6 +8,7 @@
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/stencil/kernels.cuh>
 #include <gpuprims/detail/stencil/kernels2d.cuh>
+#include <gpuprims/detail/stencil/kernels3d.cuh>
 #include <gpuprims/tuning/stencil.cuh>
 #include <gpuprims/types.cuh>
 
@@ -114,6 +115,47 @@ template <int Rad, stencil_shape Shape, stencil2d_rung Rung, class T, class Weig
                                               stencil2d_tile_tuning<32, 4, 8>, stencil2d_tuning>>;
     return d::launch_stencil2d<tuning, Rad, Shape>(in, out, 1, rows, cols, in_pitch, out_pitch, 0,
                                                    0, weights, b, stream);
+  }
+}
+
+/// The 3D rungs (docs/stencil.md says what each one buys).
+enum class stencil3d_rung {
+  naive,        ///< one output per thread, every neighbour read from global memory
+  shared_ring,  ///< 2.5D: blocks march tiles along z through a ring of planes in shared memory
+  register_streaming,  ///< gpuprims::apply_stencil3d: warps march strips along z in registers
+};
+
+/// The shared ring as the library tunes it (stencil3d_tuning::shared_ring).
+struct stencil3d_ring_tuning {
+  __host__ __device__ static constexpr stencil3d_policy select(int, std::size_t element_size,
+                                                               int radius, stencil_shape shape) {
+    return stencil3d_tuning::shared_ring(element_size, radius, shape);
+  }
+};
+
+/// A rung of the 3D ladder, with gpuprims::apply_stencil3d's arguments (one grid) and checks.
+template <int Rad, stencil_shape Shape, stencil3d_rung Rung, class T, class Weights>
+[[nodiscard]] cudaError_t apply_stencil3d(const T* in, T* out, std::size_t depth, std::size_t rows,
+                                          std::size_t cols, std::size_t in_pitch_y,
+                                          std::size_t in_pitch_z, std::size_t out_pitch_y,
+                                          std::size_t out_pitch_z, const Weights& weights,
+                                          boundary3d b = {}, cudaStream_t stream = 0) {
+  namespace d = gpuprims::detail;
+  static_assert(d::weights3d_radius<Weights> == Rad, "the weights' radius is Rad");
+  GPUPRIMS_RETURN_IF_ERROR(d::validate_stencil3d(in, out, 1, depth, rows, cols, in_pitch_y,
+                                                 in_pitch_z, out_pitch_y, out_pitch_z, 0, 0, b));
+  if constexpr (Rung == stencil3d_rung::naive) {
+    constexpr int block = 256;
+    return d::launch<d::stencil3d_naive_kernel<Rad, Shape, block, T, Weights>>(
+        dim3(d::grid_x(d::ceil_div(cols, block)), d::grid_yz(rows * depth)), dim3(block), stream,
+        false, in, out, depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z,
+        weights, b);
+  } else {
+    using tuning = std::conditional_t<Rung == stencil3d_rung::shared_ring, stencil3d_ring_tuning,
+                                      stencil3d_tuning>;
+    return d::launch_stencil3d<tuning, Rad, Shape>(in, out, 1, depth, rows, cols, in_pitch_y,
+                                                   in_pitch_z, out_pitch_y, out_pitch_z, 0, 0,
+                                                   weights, b, stream);
   }
 }
 

@@ -125,16 +125,21 @@ struct stencil2d_tuning {
   }
 };
 
-/// How apply_stencil3d tiles a grid: blocks of block_x x block_y threads, each computing items_y
-/// outputs down a column of every plane of a chunk of z_chunk planes (2.5D streaming: a ring of
-/// 2 Rad + 2 planes of the block x items_y tile and its halo in shared memory for a star, two for
-/// a box), registers capped for min_blocks resident blocks an SM (capped by the target).
+/// How apply_stencil3d covers a grid. Register streaming (warps > 0): blocks of `warps` warps, each
+/// warp a strip of 32 16-byte vectors across and `rows` rows down (gpuprims::warp_stencil3d)
+/// marched along z through a chunk of z_chunk planes, a plane's rows in registers and the next
+/// plane's loads in flight, registers for `min_blocks` resident blocks an SM (capped by the
+/// target). The shared ring (warps == 0; gpuprims::stencil3d): blocks of block_x x block_y threads,
+/// each computing items_y outputs down a column of every plane of a chunk (a ring of 2 Rad + 2
+/// planes of the block x items_y tile and its halo in shared memory for a star, two for a box).
 struct stencil3d_policy {
+  int warps;
+  int rows;
+  int z_chunk;
+  int min_blocks;
   int block_x;
   int block_y;
   int items_y;
-  int z_chunk;
-  int min_blocks;
 };
 
 /// The library's 3D stencil policy for code built for `arch`, elements of `element_size` bytes,
@@ -143,6 +148,52 @@ struct stencil3d_tuning {
   __host__ __device__ static constexpr stencil3d_policy select(int /*arch*/,
                                                                std::size_t element_size, int radius,
                                                                stencil_shape shape) {
+    // Register streaming (warp strips marched along z) for every star and the radius-1 box; the
+    // larger boxes ((2 radius + 1)^3 multiply-adds an output, unrolled) spill in registers and keep
+    // the shared ring. On the H100 (512^3 floats, periodic, one run, docs/stencil.md): 7-point
+    // 398.2 us against 527.0 for the shared ring (the copy of the grid 367.2); 27-point 578.3
+    // with chunks of 32 planes against 681.1 with 64 and 656.9 for the shared ring. Strips of 8
+    // warps at 2 blocks an SM ran 392.8 us (not kept on one run); strips of 2 rows 466.1, of 8
+    // rows 455.2.
+    if (shape == stencil_shape::box && radius > 1) {
+      return shared_ring(element_size, radius, shape);
+    }
+    return streaming(element_size, radius, shape);
+  }
+
+  /// Register streaming: the tallest strip (4, 2 or 1 rows) whose rows and outputs fit in 64
+  /// words a lane (44 for the box); registers for 4 blocks of 4 warps an SM at radius 1, 3 past it
+  /// (2 where a strip of one row needs more than 80 words), 3 for the radius-1 box: the most that
+  /// ptxas (sm_90, CUDA 13.0) fits without spilling, checked by test/codegen/stencil3d.cu.
+  __host__ __device__ static constexpr stencil3d_policy streaming(std::size_t element_size,
+                                                                  int radius, stencil_shape shape) {
+    const int words = static_cast<int>(element_size / 4);
+    const int budget = shape == stencil_shape::box ? 44 : 64;
+    int rows = 4;
+    while (rows > 1 && register_words(words, radius, shape, rows) > budget) {
+      rows /= 2;
+    }
+    if (shape == stencil_shape::box) {
+      return {4, rows, 32, 3, 0, 0, 0};
+    }
+    const int blocks = radius == 1 ? 4 : (register_words(words, radius, shape, rows) > 80 ? 2 : 3);
+    return {4, rows, 64, blocks, 0, 0, 0};
+  }
+
+  /// The 32-bit words a streaming lane holds its rows and outputs in: one plane of rows + 2 radius
+  /// rows (a 16-byte vector and a halo column each), and the star's kept centre rows and waiting
+  /// outputs (2 radius planes of rows) or the box's outputs (2 radius + 1 planes of rows).
+  __host__ __device__ static constexpr int register_words(int words, int radius,
+                                                          stencil_shape shape, int rows) {
+    const int planes = (rows + 2 * radius) * (4 + words);
+    const int outputs = (shape == stencil_shape::star ? 2 * radius : 2 * radius + 1) * rows * 4;
+    return planes + outputs;
+  }
+
+  /// The shared ring's policy (the ladder's rung before streaming).
+  __host__ __device__ static constexpr stencil3d_policy shared_ring(std::size_t element_size,
+                                                                    int radius,
+                                                                    stencil_shape shape) {
     if (shape == stencil_shape::box) {
       // 32 x 8 threads, tiles of 32 x (8 x items_y): each thread keeps the outputs of 2 radius + 1
       // planes in registers, items_y of each, so items_y is the largest of 4, 2 and 1 that keeps
@@ -153,10 +204,10 @@ struct stencil3d_tuning {
       const int words = static_cast<int>(element_size / 4);
       for (int items = 4; items > 1; items /= 2) {
         if ((2 * radius + 1) * items * words <= 20) {
-          return {32, 8, items, 64, 2};
+          return {0, 0, 64, 2, 32, 8, items};
         }
       }
-      return {32, 8, 1, 64, 2};
+      return {0, 0, 64, 2, 32, 8, 1};
     }
     // 32 x 8 threads, tiles of 32 x (8 x items_y) with items_y the largest of 4, 2 and 1 whose
     // ring fits in 40 KiB of shared memory (within the 48 KiB of static shared memory every GPU
@@ -168,10 +219,10 @@ struct stencil3d_tuning {
     constexpr std::size_t budget = 40 * 1024;
     for (int items = 4; items >= 1; items /= 2) {
       if (ring_bytes(element_size, radius, 8, items) <= budget) {
-        return {32, 8, items, 64, 4};
+        return {0, 0, 64, 4, 32, 8, items};
       }
     }
-    return {32, 4, 1, 64, 4};
+    return {0, 0, 64, 4, 32, 4, 1};
   }
 
   /// The star's ring of a 32-column block: 2 radius + 2 planes of (block_y x items_y + 2 radius) x

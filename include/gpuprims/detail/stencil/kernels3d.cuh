@@ -1,11 +1,12 @@
-// The 3D stencil's kernel (a grid-stride loop over the columns of tiles of a batch of grids, each
-// a chunk of planes marched by stencil3d), its argument checks and its launch.
+// The 3D stencil's kernels (register streaming behind apply_stencil3d, the shared ring for the
+// ladder), its argument checks and their launches.
 #pragma once
 
 #include <gpuprims/block/stencil3d.cuh>
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/stencil/kernels2d.cuh>
+#include <gpuprims/detail/stencil/strip3d.cuh>
 #include <gpuprims/detail/validate.cuh>
 #include <gpuprims/tuning/stencil.cuh>
 #include <gpuprims/types.cuh>
@@ -21,7 +22,8 @@ namespace gpuprims::detail {
 template <class Tuning, class T, int Rad, stencil_shape Shape>
 __host__ __device__ constexpr stencil3d_policy stencil3d_policy_for(int arch) {
   stencil3d_policy p = Tuning::select(arch, sizeof(T), Rad, Shape);
-  p.min_blocks = arch::resident_blocks(p.min_blocks, p.block_x * p.block_y, arch);
+  p.min_blocks =
+      arch::resident_blocks(p.min_blocks, p.warps > 0 ? 32 * p.warps : p.block_x * p.block_y, arch);
   return p;
 }
 
@@ -29,43 +31,132 @@ template <class Tuning, class T, int Rad, stencil_shape Shape>
 inline constexpr stencil3d_policy stencil3d_policy_here =
     stencil3d_policy_for<Tuning, T, Rad, Shape>(GPUPRIMS_TARGET_ARCH);
 
-template <class Tuning, int Rad, stencil_shape Shape, class T>
-using stencil3d_here =
-    stencil3d<Rad, Shape, T, stencil3d_policy_here<Tuning, T, Rad, Shape>.block_x,
-              stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y,
-              stencil3d_policy_here<Tuning, T, Rad, Shape>.items_y>;
+// The threads of a block of either kernel where the policy takes it (32 where it does not: that
+// kernel is never launched).
+template <class Tuning, class T, int Rad, stencil_shape Shape, bool Streaming>
+inline constexpr int stencil3d_threads =
+    (stencil3d_policy_here<Tuning, T, Rad, Shape>.warps > 0) != Streaming
+        ? 32
+        : (Streaming ? 32 * stencil3d_policy_here<Tuning, T, Rad, Shape>.warps
+                     : stencil3d_policy_here<Tuning, T, Rad, Shape>.block_x *
+                           stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y);
 
-template <class Tuning, class T, int Rad, stencil_shape Shape>
-inline constexpr int stencil3d_threads = stencil3d_policy_here<Tuning, T, Rad, Shape>.block_x *
-                                         stencil3d_policy_here<Tuning, T, Rad, Shape>.block_y;
+template <class Tuning, class T, int Rad, stencil_shape Shape, bool Streaming>
+inline constexpr int stencil3d_min_blocks =
+    (stencil3d_policy_here<Tuning, T, Rad, Shape>.warps > 0) != Streaming
+        ? 1
+        : stencil3d_policy_here<Tuning, T, Rad, Shape>.min_blocks;
 
-// One block's share: column r of tiles (x fastest) of z chunk c of grid g.
+// ---- the shared ring (gpuprims::stencil3d) -----------------------------------------------------
+
+// One block's share: column r of tiles (x fastest) of z chunk c of grid g. Compiled where the
+// policy takes the shared ring; elsewhere never launched.
 template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
-__global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape>,
-                                  stencil3d_policy_here<Tuning, T, Rad, Shape>.min_blocks)
+__global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, false>,
+                                  stencil3d_min_blocks<Tuning, T, Rad, Shape, false>)
     stencil3d_kernel(const T* in, T* out, std::size_t batch, std::size_t depth, std::size_t rows,
                      std::size_t cols, std::size_t in_pitch_y, std::size_t in_pitch_z,
                      std::size_t out_pitch_y, std::size_t out_pitch_z, std::size_t in_stride,
                      std::size_t out_stride, Weights w, boundary3d b) {
   wait_for_prior_grids();
-  using stencil_t = stencil3d_here<Tuning, Rad, Shape, T>;
-  constexpr auto chunk =
-      static_cast<std::size_t>(stencil3d_policy_here<Tuning, T, Rad, Shape>.z_chunk);
-  __shared__ typename stencil_t::storage s;
-  const std::size_t tiles_x = ceil_div(cols, std::size_t{stencil_t::tile_x});
-  const std::size_t tiles_y = ceil_div(rows, std::size_t{stencil_t::tile_y});
-  const std::size_t chunks = ceil_div(depth, chunk);
-  const std::size_t per_chunk = tiles_x * tiles_y;
-  const std::size_t per_grid = per_chunk * chunks;
-  for (std::size_t t = blockIdx.x; t < per_grid * batch; t += gridDim.x) {
-    const std::size_t g = t / per_grid, r = t % per_grid;
-    const std::size_t c = r / per_chunk, tile = r % per_chunk;
-    const std::size_t z0 = c * chunk, z1 = z0 + chunk < depth ? z0 + chunk : depth;
-    stencil_t(s).apply(in + g * in_stride, in_pitch_y, in_pitch_z, out + g * out_stride,
-                       out_pitch_y, out_pitch_z, cols, rows, depth,
-                       tile % tiles_x * stencil_t::tile_x, tile / tiles_x * stencil_t::tile_y, z0,
-                       z1, w, b);
-    __syncthreads();  // the storage is reused by the next column
+  constexpr stencil3d_policy p = stencil3d_policy_here<Tuning, T, Rad, Shape>;
+  if constexpr (p.warps > 0) {
+    __trap();  // never launched: the launcher streams with this policy
+  } else {
+    using stencil_t = stencil3d<Rad, Shape, T, p.block_x, p.block_y, p.items_y>;
+    constexpr auto chunk = static_cast<std::size_t>(p.z_chunk);
+    __shared__ typename stencil_t::storage s;
+    const std::size_t tiles_x = ceil_div(cols, std::size_t{stencil_t::tile_x});
+    const std::size_t tiles_y = ceil_div(rows, std::size_t{stencil_t::tile_y});
+    const std::size_t chunks = ceil_div(depth, chunk);
+    const std::size_t per_chunk = tiles_x * tiles_y;
+    const std::size_t per_grid = per_chunk * chunks;
+    for (std::size_t t = blockIdx.x; t < per_grid * batch; t += gridDim.x) {
+      const std::size_t g = t / per_grid, r = t % per_grid;
+      const std::size_t c = r / per_chunk, tile = r % per_chunk;
+      const std::size_t z0 = c * chunk, z1 = z0 + chunk < depth ? z0 + chunk : depth;
+      stencil_t(s).apply(in + g * in_stride, in_pitch_y, in_pitch_z, out + g * out_stride,
+                         out_pitch_y, out_pitch_z, cols, rows, depth,
+                         tile % tiles_x * stencil_t::tile_x, tile / tiles_x * stencil_t::tile_y, z0,
+                         z1, w, b);
+      __syncthreads();  // the storage is reused by the next column
+    }
+  }
+}
+
+// ---- register streaming (gpuprims::warp_stencil3d) ----------------------------------------------
+
+// The rows of a plane as the streaming kernel covers them: `full` strips of `strip` rows, rows
+// [radius, radius + full x strip) (each strip's rows and the radius rows around them inside the
+// grid), and the other rows one task each (the first and last radius rows and what is left).
+__host__ __device__ constexpr std::size_t strip3d_full(std::size_t rows, int radius, int strip) {
+  return rows > 2 * static_cast<std::size_t>(radius)
+             ? (rows - 2 * static_cast<std::size_t>(radius)) / static_cast<std::size_t>(strip)
+             : 0;
+}
+
+__host__ __device__ constexpr std::size_t strip3d_tasks_y(std::size_t rows, int radius, int strip) {
+  const std::size_t full = strip3d_full(rows, radius, strip);
+  return full + (rows - full * static_cast<std::size_t>(strip));
+}
+
+// Every warp takes tasks of a batch of grids in a grid-stride loop: along x first, then down the
+// plane (the full strips, then the single rows), then chunks of planes (the warps at work at one
+// time share the rows at their strips' ends through the L2). Single rows keep the rows that need
+// the y rule off the full strips, whose registers are sized for rows inside the grid; a full
+// strip takes about Rows times as long as a single row. Compiled where the policy streams;
+// elsewhere never launched.
+template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
+__global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, true>,
+                                  stencil3d_min_blocks<Tuning, T, Rad, Shape, true>)
+    stencil3d_strip_kernel(const T* in, T* out, std::size_t batch, std::size_t depth,
+                           std::size_t rows, std::size_t cols, std::size_t in_pitch_y,
+                           std::size_t in_pitch_z, std::size_t out_pitch_y, std::size_t out_pitch_z,
+                           std::size_t in_stride, std::size_t out_stride, Weights w, boundary3d b) {
+  wait_for_prior_grids();
+  constexpr stencil3d_policy p = stencil3d_policy_here<Tuning, T, Rad, Shape>;
+  if constexpr (p.warps == 0) {
+    __trap();  // never launched: the launcher takes the shared ring with this policy
+  } else {
+    constexpr auto chunk = static_cast<std::size_t>(p.z_chunk);
+    const std::size_t strips_x = ceil_div(cols, static_cast<std::size_t>(strip_width<T>));
+    const std::size_t full = strip3d_full(rows, Rad, p.rows);
+    const std::size_t per_plane = strips_x * strip3d_tasks_y(rows, Rad, p.rows);
+    const std::size_t per_grid = per_plane * ceil_div(depth, chunk);
+    const std::size_t warps = static_cast<std::size_t>(gridDim.x) * p.warps;
+    const auto nx = static_cast<std::int64_t>(cols), ny = static_cast<std::int64_t>(rows),
+               nz = static_cast<std::int64_t>(depth);
+    for (std::size_t t = blockIdx.x * static_cast<std::size_t>(p.warps) + threadIdx.x / 32;
+         t < per_grid * batch; t += warps) {
+      const std::size_t g = t / per_grid, r = t % per_grid;
+      const std::size_t c = r / per_plane, s = r % per_plane;
+      const std::size_t ty = s / strips_x;
+      const auto x0 = static_cast<std::int64_t>(s % strips_x * strip_width<T>);
+      const auto z0 = static_cast<std::int64_t>(c * chunk);
+      const std::int64_t z1 = z0 + p.z_chunk < nz ? z0 + p.z_chunk : nz;
+      const T* grid_in = in + g * in_stride;
+      T* grid_out = out + g * out_stride;
+      const bool vectors = strip3d_vectors_inside(grid_in, in_pitch_y, in_pitch_z, grid_out,
+                                                  out_pitch_y, out_pitch_z, nx, x0);
+      if (ty < full && vectors) {
+        strip3d_march<Rad, Shape, p.rows, strip3d_rows::inner>(
+            grid_in, in_pitch_y, in_pitch_z, grid_out, out_pitch_y, out_pitch_z, nx, ny, nz, x0,
+            static_cast<std::int64_t>(Rad + ty * p.rows), z0, z1, w, b);
+        continue;
+      }
+      // A single row, or a full strip row by row (its vectors are not all inside their rows).
+      const std::size_t j = ty - full;
+      const std::size_t y0 = ty < full                           ? Rad + ty * p.rows
+                             : j < static_cast<std::size_t>(Rad) ? j
+                                                                 : full * p.rows + j;
+      const std::size_t count = ty < full ? static_cast<std::size_t>(p.rows) : 1;
+#pragma unroll 1
+      for (std::size_t y = y0; y < y0 + count; ++y) {
+        stencil3d_strip_row<Rad, Shape>(grid_in, in_pitch_y, in_pitch_z, grid_out, out_pitch_y,
+                                        out_pitch_z, nx, ny, nz, x0, static_cast<std::int64_t>(y),
+                                        z0, z1, w, b, vectors);
+      }
+    }
   }
 }
 
@@ -101,13 +192,20 @@ cudaError_t launch_stencil3d(const T* in, T* out, std::size_t batch, std::size_t
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
   const stencil3d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Shape);
+  const std::size_t chunks = ceil_div(depth, static_cast<std::size_t>(p.z_chunk)) * batch;
+  if (p.warps > 0) {
+    const std::size_t strips = ceil_div(cols, static_cast<std::size_t>(strip_width<T>)) *
+                               strip3d_tasks_y(rows, Rad, p.rows) * chunks;
+    return launch<stencil3d_strip_kernel<Tuning, Rad, Shape, T, Weights>>(
+        dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
+        dim3(static_cast<unsigned int>(32 * p.warps)), stream, false, in, out, batch, depth, rows,
+        cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z, in_stride, out_stride, w, b);
+  }
   const std::size_t columns = ceil_div(cols, static_cast<std::size_t>(p.block_x)) *
                               ceil_div(rows, static_cast<std::size_t>(p.block_y * p.items_y)) *
-                              ceil_div(depth, static_cast<std::size_t>(p.z_chunk)) * batch;
-  const unsigned int blocks =
-      static_cast<unsigned int>(columns < 0x7fffffff ? columns : 0x7fffffff);
+                              chunks;
   return launch<stencil3d_kernel<Tuning, Rad, Shape, T, Weights>>(
-      dim3(blocks),
+      dim3(grid_x(columns)),
       dim3(static_cast<unsigned int>(p.block_x), static_cast<unsigned int>(p.block_y)), stream,
       false, in, out, batch, depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z,
       in_stride, out_stride, w, b);
