@@ -32,7 +32,7 @@ enum class strip3d_rows { inner, rows_by_rule, any };
 // Outside `any`, every lane's vector lies inside its row, 16-byte aligned (strip3d_vectors_inside),
 // and only the halo columns go through the x rule, resolved once for the strip; `any` reads through
 // fetch2d's y and x rules.
-template <int Rad, strip3d_rows Rows, class T>
+template <int Rad, strip3d_rows Mode, class T>
 class strip3d_source {
  public:
   __device__ __forceinline__ strip3d_source(const T* in, std::size_t pitch_y, std::size_t pitch_z,
@@ -49,7 +49,7 @@ class strip3d_source {
         y0_(y0),
         b_(b),
         lane_(lane) {
-    if constexpr (Rows != strip3d_rows::any) {
+    if constexpr (Mode != strip3d_rows::any) {
       const std::int64_t hx =
           lane < Rad ? x0 - Rad + lane : x0 + strip_width<T> + (lane < 2 * Rad ? lane - Rad : 0);
       const bool outside = hx < 0 || hx >= nx;
@@ -64,9 +64,9 @@ class strip3d_source {
       return nullptr;
     }
     const T* base = in_ + static_cast<std::size_t>(p) * pitch_z_;
-    if constexpr (Rows == strip3d_rows::inner) {
+    if constexpr (Mode == strip3d_rows::inner) {
       return base + static_cast<std::size_t>(y0_ - Rad) * pitch_y_ + x0_;
-    } else if constexpr (Rows == strip3d_rows::rows_by_rule) {
+    } else if constexpr (Mode == strip3d_rows::rows_by_rule) {
       return base + x0_;
     } else {
       return base;
@@ -77,9 +77,9 @@ class strip3d_source {
     if (p == nullptr) {
       return filled(static_cast<T>(b_.z.value));
     }
-    if constexpr (Rows == strip3d_rows::inner) {
+    if constexpr (Mode == strip3d_rows::inner) {
       return vector_row(p + k * pitch_y_);
-    } else if constexpr (Rows == strip3d_rows::rows_by_rule) {
+    } else if constexpr (Mode == strip3d_rows::rows_by_rule) {
       std::int64_t gy = y0_ - Rad + k;
       if (gy < 0 || gy >= ny_) {
         if (b_.y.mode == boundary_mode::constant) {
