@@ -163,8 +163,8 @@ struct stencil3d_tuning {
 
   /// Register streaming: the tallest strip (4, 2 or 1 rows) whose rows and outputs fit in 64
   /// words a lane (44 for the box); registers for 4 blocks of 4 warps an SM at radius 1, 3 past it
-  /// (2 where a strip of one row needs more than 80 words), 3 for the radius-1 box: the most that
-  /// ptxas (sm_90, CUDA 13.0) fits without spilling, checked by test/codegen/stencil3d.cu.
+  /// (2 where even a strip of one row needs more than 80 words), 3 for the radius-1 box: the most
+  /// that ptxas (sm_90, CUDA 13.0) fits without spilling, checked by test/codegen/stencil3d.cu.
   __host__ __device__ static constexpr stencil3d_policy streaming(std::size_t element_size,
                                                                   int radius, stencil_shape shape) {
     const int words = static_cast<int>(element_size / 4);

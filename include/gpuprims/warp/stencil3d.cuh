@@ -29,8 +29,8 @@ inline constexpr int warp_stencil3d_width = detail::strip_width<T>;
 /// Rad planes and the outputs of Rad planes waiting for the planes above them; a box the outputs of
 /// 2 Rad + 1 planes, each arriving plane added to those it reaches. The strip reads the Rad planes,
 /// rows and columns around it. No shared memory, no barrier: warps of a block work independently.
-/// float or double, radius 1 to 4; registers grow with Rows x Rad (apply_stencil3d's tuning keeps
-/// Rows x (2 Rad + 1) x 16 bytes of outputs near 64 words).
+/// float or double, radius 1 to 4; registers grow with Rows and Rad (apply_stencil3d's tuning keeps
+/// a lane's rows and outputs within 64 32-bit words).
 ///
 ///   gpuprims::stencil3d_weights<float, 1> w{};
 ///   w.w[1][1][1] = 1;  // the identity, as a start
@@ -50,8 +50,8 @@ __device__ __forceinline__ void warp_stencil3d(
   detail::stencil3d_strip<Rad, Shape, Rows>(
       in, in_pitch_y, in_pitch_z, out, out_pitch_y, out_pitch_z, static_cast<std::int64_t>(nx),
       static_cast<std::int64_t>(ny), static_cast<std::int64_t>(nz), static_cast<std::int64_t>(x0),
-      static_cast<std::int64_t>(y0), static_cast<std::int64_t>(z0), static_cast<std::int64_t>(z1),
-      w, b);
+      static_cast<std::int64_t>(y0), Rows, static_cast<std::int64_t>(z0),
+      static_cast<std::int64_t>(z1), w, b);
 }
 
 }  // namespace gpuprims

@@ -137,26 +137,13 @@ __global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, true>
       const std::int64_t z1 = z0 + p.z_chunk < nz ? z0 + p.z_chunk : nz;
       const T* grid_in = in + g * in_stride;
       T* grid_out = out + g * out_stride;
-      const bool vectors = strip3d_vectors_inside(grid_in, in_pitch_y, in_pitch_z, grid_out,
-                                                  out_pitch_y, out_pitch_z, nx, x0);
-      if (ty < full && vectors) {
-        strip3d_march<Rad, Shape, p.rows, strip3d_rows::inner>(
-            grid_in, in_pitch_y, in_pitch_z, grid_out, out_pitch_y, out_pitch_z, nx, ny, nz, x0,
-            static_cast<std::int64_t>(Rad + ty * p.rows), z0, z1, w, b);
-        continue;
-      }
-      // A single row, or a full strip row by row (its vectors are not all inside their rows).
-      const std::size_t j = ty - full;
+      const std::size_t j = ty - full;  // single rows: the first Rad, then those past the strips
       const std::size_t y0 = ty < full                           ? Rad + ty * p.rows
                              : j < static_cast<std::size_t>(Rad) ? j
                                                                  : full * p.rows + j;
-      const std::size_t count = ty < full ? static_cast<std::size_t>(p.rows) : 1;
-#pragma unroll 1
-      for (std::size_t y = y0; y < y0 + count; ++y) {
-        stencil3d_strip_row<Rad, Shape>(grid_in, in_pitch_y, in_pitch_z, grid_out, out_pitch_y,
-                                        out_pitch_z, nx, ny, nz, x0, static_cast<std::int64_t>(y),
-                                        z0, z1, w, b, vectors);
-      }
+      stencil3d_strip<Rad, Shape, p.rows>(
+          grid_in, in_pitch_y, in_pitch_z, grid_out, out_pitch_y, out_pitch_z, nx, ny, nz, x0,
+          static_cast<std::int64_t>(y0), ty < full ? p.rows : 1, z0, z1, w, b);
     }
   }
 }

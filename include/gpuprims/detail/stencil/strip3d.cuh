@@ -365,26 +365,27 @@ __device__ __forceinline__ void stencil3d_strip_row(
   }
 }
 
-// Planes [z0, z1) of the strip [x0, x0 + strip_width) x [y0, y0 + Rows) of an nx x ny x nz grid,
-// by the calling warp (converged, every lane). Only a strip whose rows and the Rad rows around them
-// lie inside the grid, every vector inside its row and aligned, marches its Rows rows at once;
-// others march a row at a time (fewer registers than Rows rows in flight: the kernel's registers
-// are the inner march's).
+// Planes [z0, z1) of rows [y0, y0 + count) (count <= Rows) of the strip at x0, strip_width wide, of
+// an nx x ny x nz grid, by the calling warp (converged, every lane). Only a strip of Rows rows
+// whose rows and the Rad rows around them lie inside the grid, every vector inside its row and
+// aligned, marches its rows at once; others march a row at a time (fewer registers than Rows rows
+// in flight: the kernel's registers are the inner march's).
 template <int Rad, stencil_shape Shape, int Rows, class T, class Weights>
 __device__ __forceinline__ void stencil3d_strip(const T* in, std::size_t in_py, std::size_t in_pz,
                                                 T* out, std::size_t out_py, std::size_t out_pz,
                                                 std::int64_t nx, std::int64_t ny, std::int64_t nz,
-                                                std::int64_t x0, std::int64_t y0, std::int64_t z0,
+                                                std::int64_t x0, std::int64_t y0,
+                                                std::int64_t count, std::int64_t z0,
                                                 std::int64_t z1, const Weights& w,
                                                 const boundary3d& b) {
   const bool vectors = strip3d_vectors_inside(in, in_py, in_pz, out, out_py, out_pz, nx, x0);
-  if (y0 >= Rad && y0 + Rows + Rad <= ny && vectors) {
+  if (count == Rows && y0 >= Rad && y0 + Rows + Rad <= ny && vectors) {
     strip3d_march<Rad, Shape, Rows, strip3d_rows::inner>(in, in_py, in_pz, out, out_py, out_pz, nx,
                                                          ny, nz, x0, y0, z0, z1, w, b);
     return;
   }
 #pragma unroll 1
-  for (std::int64_t y = y0; y < y0 + Rows && y < ny; ++y) {
+  for (std::int64_t y = y0; y < y0 + count && y < ny; ++y) {
     stencil3d_strip_row<Rad, Shape>(in, in_py, in_pz, out, out_py, out_pz, nx, ny, nz, x0, y, z0,
                                     z1, w, b, vectors);
   }
