@@ -3,6 +3,8 @@
 // and the 3D ladder's naive rung (one thread a point, every neighbour read from global memory
 // through the boundary rules). Bytes counted: the grid read and written once. The shared ring (the
 // previous default) runs beside the default; --full adds other strips, tiles and z chunks.
+// Families "stencil3d_fused_7pt_steps<S>" and "stencil3d_fused_27pt_steps<S>": temporal blocking
+// (below).
 #include <gpuprims/device/stencil3d.cuh>
 #include <gpuprims/ladder/stencil.cuh>
 
@@ -10,6 +12,7 @@
 #include "support.cuh"
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 namespace gpuprims::bench {
@@ -86,6 +89,80 @@ void copy_grid3d_bench(benchmark::State& state) {
   time_input_copy<float>(state, side * side * side);
 }
 
+// A fused policy: BlockY rows of 32 threads, spans of SpanX x SpanY, chunks of ZChunk planes,
+// Prefetch input planes in flight, registers for MinBlocks blocks an SM.
+template <int BlockY, int SpanX, int SpanY, int ZChunk, int Prefetch, int MinBlocks>
+struct fixed_fused3d_tuning {
+  __host__ __device__ static constexpr stencil3d_fused_policy select(int, std::size_t, int, int) {
+    return {32, BlockY, SpanX, SpanY, ZChunk, Prefetch, MinBlocks};
+  }
+};
+
+// Families "stencil3d_fused_7pt_steps<S>" and "stencil3d_fused_27pt_steps<S>": S steps of the
+// 7-point star or the 27-point box (periodic) over 512^3 floats: apply_stencil3d_fused (one pass)
+// against apply_stencil3d called S times (through a scratch grid, allocated outside the timing)
+// and one cudaMemcpyAsync of the grid. Bytes counted: the grid read and written once, what the
+// fused pass must move.
+template <stencil_shape Shape, int Steps, class Tuning = stencil3d_fused_tuning>
+void stencil3d_steps_bench(benchmark::State& state, bool fused) {
+  const auto side = static_cast<std::size_t>(state.range(0));
+  const std::size_t n = side * side * side;
+  random_buffer in(n * 4, 41);
+  device_scratch out(n * 4), scratch(n * 4);
+  if (!in.ok() || out.p == nullptr || scratch.p == nullptr) {
+    state.SkipWithError("allocation failed");
+    return;
+  }
+  const auto w = some_weights3d();
+  time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
+    if (fused) {
+      skip_on_error(state, apply_stencil3d_fused<1, Shape, Steps, Tuning>(
+                               in.as<float>(), static_cast<float*>(out.p), side, side, side, side,
+                               side * side, side, side * side, w, boundary::periodic(), s));
+      return;
+    }
+    const float* src = in.as<float>();
+    for (int k = 0; k < Steps; ++k) {
+      float* dst = static_cast<float*>((Steps - 1 - k) % 2 == 0 ? out.p : scratch.p);
+      skip_on_error(state,
+                    apply_stencil3d<1, Shape>(src, dst, side, side, side, side, side * side, side,
+                                              side * side, w, boundary::periodic(), s));
+      src = dst;
+    }
+  });
+}
+
+template <stencil_shape Shape, int Steps>
+void add_fused3d_family(const options& opt) {
+  const std::string family =
+      std::string(Shape == stencil_shape::star ? "stencil3d_fused_7pt_steps"
+                                               : "stencil3d_fused_27pt_steps") +
+      std::to_string(Steps);
+  const arg_list sizes = each({512});
+  add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid3d_bench, sizes, {"side"});
+  add(opt, family, "apply_stencil3d x steps", role::baseline,
+      [](benchmark::State& state) { stencil3d_steps_bench<Shape, Steps>(state, false); }, sizes,
+      {"side"});
+  add(opt, family, "gpuprims::apply_stencil3d_fused", role::default_,
+      [](benchmark::State& state) { stencil3d_steps_bench<Shape, Steps>(state, true); }, sizes,
+      {"side"});
+  if (opt.full) {
+    const auto variant = [&](const char* name, auto tuning) {
+      add(opt, family, name, role::variant,
+          [](benchmark::State& state) {
+            stencil3d_steps_bench<Shape, Steps, decltype(tuning)>(state, true);
+          },
+          sizes, {"side"});
+    };
+    variant("spans 64x32, 32x8 threads", fixed_fused3d_tuning<8, 64, 32, 64, 4, 3>{});
+    variant("spans 32x32, 32x4 threads, 6 blocks", fixed_fused3d_tuning<4, 32, 32, 64, 4, 6>{});
+    variant("prefetch 2", fixed_fused3d_tuning<8, 32, 32, 64, 2, 3>{});
+    variant("prefetch 6", fixed_fused3d_tuning<8, 32, 32, 64, 6, 3>{});
+    variant("chunks of 128", fixed_fused3d_tuning<8, 32, 32, 128, 4, 3>{});
+    variant("2 blocks", fixed_fused3d_tuning<8, 32, 32, 64, 4, 2>{});
+  }
+}
+
 }  // namespace
 
 void register_stencil3d(const options& opt) {
@@ -105,6 +182,14 @@ void register_stencil3d(const options& opt) {
       rung3d_bench<stencil_shape::star, ladder::stencil3d_rung::shared_ring>, sizes, {"side"});
   add(opt, "stencil3d_27pt", "shared ring", role::variant,
       rung3d_bench<stencil_shape::box, ladder::stencil3d_rung::shared_ring>, sizes, {"side"});
+  add_fused3d_family<stencil_shape::star, 1>(opt);
+  add_fused3d_family<stencil_shape::star, 2>(opt);
+  add_fused3d_family<stencil_shape::star, 4>(opt);
+  add_fused3d_family<stencil_shape::star, 8>(opt);
+  add_fused3d_family<stencil_shape::box, 1>(opt);
+  add_fused3d_family<stencil_shape::box, 2>(opt);
+  add_fused3d_family<stencil_shape::box, 4>(opt);
+  add_fused3d_family<stencil_shape::box, 8>(opt);
   if (!opt.full) {
     return;
   }

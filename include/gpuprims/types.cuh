@@ -141,6 +141,37 @@ struct stencil3d_weights {
   }
 };
 
+/// A time step given as a function of the neighbourhood instead of weights (the heat equation, a
+/// Jacobi update, anything nonlinear): the launchers and block templates that take weights take
+/// it in their place. `f(at)` returns the point's new value (converted to the element type);
+/// `at(dx)` in 1D, `at(dy, dx)` in 2D and `at(dz, dy, dx)` in 3D give the neighbours of the last
+/// step, every offset within Rad on each axis (the whole box, whatever the launcher's shape), the
+/// positions outside the grid supplied by the boundary rules. F is trivially copyable (it travels
+/// to the kernel by value, like weights) and callable in device code: a struct with a
+/// `__device__` (or `__host__ __device__`) call operator, or an `__device__` lambda under nvcc's
+/// --extended-lambda. The fused launchers apply it Steps times with the same bits as Steps single
+/// steps.
+///
+///   struct heat {  // u + k (laplacian of u), k = 0.2
+///     template <class At>
+///     __host__ __device__ float operator()(const At& at) const {
+///       const float u = at(0, 0);
+///       return u + 0.2f * (at(-1, 0) + at(1, 0) + at(0, -1) + at(0, 1) - 4.f * u);
+///     }
+///   };
+///   const auto step = gpuprims::make_stencil_update<1>(heat{});
+template <int Rad, class F>
+struct stencil_update {
+  static constexpr int radius = Rad;
+  F f;
+};
+
+/// stencil_update<Rad, F>{f}, with F deduced.
+template <int Rad, class F>
+__host__ __device__ constexpr stencil_update<Rad, F> make_stencil_update(F f) {
+  return {f};
+}
+
 /// A boundary rule per axis of a 3D grid; one rule converts to all three. Outside the grid the z
 /// rule applies first (a constant z rule gives its value), then the y rule, then the x rule.
 struct boundary3d {

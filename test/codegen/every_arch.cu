@@ -191,6 +191,48 @@ void stencils3d(cudaStream_t s) {
   (void)gpuprims::apply_stencil3d<Rad, Shape>(static_cast<const T*>(nullptr),
                                               static_cast<T*>(nullptr), 1, 1, 1, 1, 1, 1, 1, w,
                                               gpuprims::boundary::mirror(), s);
+  (void)gpuprims::apply_stencil3d_fused<Rad, Shape, 2>(static_cast<const T*>(nullptr),
+                                                       static_cast<T*>(nullptr), 1, 1, 1, 1, 1, 1,
+                                                       1, w, gpuprims::boundary::mirror(), s);
+}
+
+// A user update in every dimension, one step and fused.
+template <int Dim>
+struct mean_of_axes {
+  template <class At>
+  __device__ float operator()(const At& at) const {
+    if constexpr (Dim == 1) {
+      return 0.5f * (at(-1) + at(1));
+    } else if constexpr (Dim == 2) {
+      return 0.25f * (at(-1, 0) + at(1, 0) + at(0, -1) + at(0, 1));
+    } else {
+      return (at(-1, 0, 0) + at(1, 0, 0) + at(0, -1, 0) + at(0, 1, 0) + at(0, 0, -1) +
+              at(0, 0, 1)) /
+             6.f;
+    }
+  }
+};
+void stencil_updates(cudaStream_t s) {
+  const float* in = nullptr;
+  float* out = nullptr;
+  using gpuprims::make_stencil_update;
+  constexpr auto star = gpuprims::stencil_shape::star;
+  (void)gpuprims::apply_stencil1d<1>(in, out, 1, make_stencil_update<1>(mean_of_axes<1>{}),
+                                     gpuprims::boundary::clamp(), s);
+  (void)gpuprims::apply_stencil1d_fused<1, 4>(in, out, 1, make_stencil_update<1>(mean_of_axes<1>{}),
+                                              gpuprims::boundary::clamp(), s);
+  (void)gpuprims::apply_stencil2d<1, star>(in, out, 1, 1, 1, 1,
+                                           make_stencil_update<1>(mean_of_axes<2>{}),
+                                           gpuprims::boundary::clamp(), s);
+  (void)gpuprims::apply_stencil2d_fused<1, star, 4>(in, out, 1, 1, 1, 1,
+                                                    make_stencil_update<1>(mean_of_axes<2>{}),
+                                                    gpuprims::boundary::clamp(), s);
+  (void)gpuprims::apply_stencil3d<1, star>(in, out, 1, 1, 1, 1, 1, 1, 1,
+                                           make_stencil_update<1>(mean_of_axes<3>{}),
+                                           gpuprims::boundary::clamp(), s);
+  (void)gpuprims::apply_stencil3d_fused<1, star, 4>(in, out, 1, 1, 1, 1, 1, 1, 1,
+                                                    make_stencil_update<1>(mean_of_axes<3>{}),
+                                                    gpuprims::boundary::clamp(), s);
 }
 
 __global__ void user_stencil3d(const float* in, float* out, std::size_t depth, std::size_t rows,
@@ -389,6 +431,7 @@ void instantiate(cudaStream_t s) {
   stencils3d<1, gpuprims::stencil_shape::box, float>(s);
   stencils3d<4, gpuprims::stencil_shape::box, double>(s);
   stencils3d<3, gpuprims::stencil_shape::star, double>(s);
+  stencil_updates(s);
   user_stencil3d<<<1, dim3(32, 4), 0, s>>>(nullptr, nullptr, 0, 0, 0);
   selects<std::int8_t>(s);
   selects<float>(s);

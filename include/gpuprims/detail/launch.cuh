@@ -110,26 +110,40 @@ inline cudaError_t current_device_facts(device_facts& facts) {
   return cudaSuccess;
 }
 
-// Launches Kernel on `stream` and returns the launch's status. With `dependent` (the policy's
+// Launches Kernel on `stream` with `shared_bytes` of dynamic shared memory a block (raising the
+// kernel's limit first where that is past the 48 KiB every kernel may take without asking) and
+// returns the launch's status. With `dependent` (the policy's
 // dependent_launch, and code built for an architecture with griddepcontrol) the launch opts into
 // programmatic stream serialization: its blocks may be scheduled once the previous kernel's blocks
 // have exited, before that kernel is flushed and retired, which hides part of a launch's latency
 // between back-to-back calls (docs/design.md). Every library kernel starts with
 // wait_for_prior_grids(), so stream order holds for any predecessor.
 template <auto Kernel, class... Args>
-cudaError_t launch(dim3 grid, dim3 block, cudaStream_t stream, bool dependent,
-                   const Args&... args) {
+cudaError_t launch_shared(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+                          bool dependent, const Args&... args) {
+  constexpr std::size_t default_limit = 48 * 1024;
+  if (shared_bytes > default_limit) {
+    GPUPRIMS_RETURN_IF_ERROR(cudaFuncSetAttribute(
+        Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  }
   cudaLaunchAttribute early{};
   early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   early.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
-  config.dynamicSmemBytes = 0;
+  config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = &early;
   config.numAttrs = dependent ? 1 : 0;
   return cudaLaunchKernelEx(&config, Kernel, args...);
+}
+
+// launch_shared without dynamic shared memory.
+template <auto Kernel, class... Args>
+cudaError_t launch(dim3 grid, dim3 block, cudaStream_t stream, bool dependent,
+                   const Args&... args) {
+  return launch_shared<Kernel>(grid, block, 0, stream, dependent, args...);
 }
 
 // Whether a launch of code built for `target_arch` may opt into programmatic dependent launch.

@@ -16,7 +16,9 @@ namespace gpuprims {
 
 /// `rows` signals of `cols` elements (row pitches in elements, >= cols), each filtered on its own:
 /// out[r][i] = sum over j in [0, 2 Rad] of weights[j] * in[r][i - Rad + j], positions outside
-/// [0, cols) supplied by `b`. float or double; weights of radius Rad (a compile-time check).
+/// [0, cols) supplied by `b`. float or double; weights of radius Rad (a compile-time check), or a
+/// user update of radius Rad (gpuprims::stencil_update: out[r][i] = f(at), at(dx) giving
+/// in[r][i + dx]), which apply_stencil1d_fused takes too.
 /// Out of place: overlapping spans, null pointers, pitches shorter than cols and unknown boundary
 /// modes return cudaErrorInvalidValue and launch nothing; rows == 0 or cols == 0 launches nothing.
 /// Asynchronous on `stream`.

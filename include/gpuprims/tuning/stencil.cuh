@@ -121,6 +121,11 @@ struct stencil2d_tuning {
     if (shape == stencil_shape::star || radius == 2) {
       return {4, 8, 2, 3, 0, 0, 0};
     }
+    return shared_tile();
+  }
+  /// The shared tile: 32 x 8 threads, 4 outputs each down a column (the boxes of radius 3 and 4,
+  /// and every user update: the strips' arithmetic is the weights' own).
+  __host__ __device__ static constexpr stencil2d_policy shared_tile() {
     return {0, 0, 0, 0, 32, 8, 4};
   }
 };
@@ -273,13 +278,68 @@ struct stencil2d_fused_tuning {
     if (words <= 128) {
       return {4, 32, 8, 2, 0, 0, 0, 0};
     }
-    // Spans of 64 x 64 floats (two buffers of 66 x 66 at radius 1: 34.0 KiB; 40.5 KiB at radius
-    // 4) and 64 x 32 doubles (35.1 / 45.0 KiB), within the 48 KiB of static shared memory every
-    // GPU gives a block; 32 x 8 threads. First values, not tuned.
+    return shared_tile(element_size);
+  }
+  /// The shared tile (deeper fusions, and every user update): spans of 64 x 64 floats (two buffers
+  /// of 66 x 66 at radius 1: 34.0 KiB; 40.5 KiB at radius 4) and 64 x 32 doubles (35.1 / 45.0
+  /// KiB), within the 48 KiB of static shared memory every GPU gives a block; 32 x 8 threads.
+  /// First values, not tuned.
+  __host__ __device__ static constexpr stencil2d_fused_policy shared_tile(
+      std::size_t element_size) {
     if (element_size <= 4) {
       return {0, 0, 0, 0, 64, 64, 32, 8};
     }
     return {0, 0, 0, 0, 64, 32, 32, 8};
+  }
+};
+
+/// How apply_stencil3d_fused covers a grid: blocks of block_x x block_y threads, each taking a
+/// column of tiles through a chunk of z_chunk planes. Every step of a plane is computed over a span
+/// of span_x x span_y points shrinking by the radius a step (the tile and steps x radius points
+/// on each side for the first step, the tile for the last); each step keeps 2 radius + 1 planes of
+/// its inputs (the step before) in shared memory, the first step 2 radius + 1 + `prefetch` input
+/// planes (`prefetch` of them copied ahead in the background): steps x (2 radius + 1) + prefetch
+/// planes of span_x x span_y elements (shared_bytes), dynamic shared memory; registers for
+/// `min_blocks` resident blocks an SM (capped by the target).
+struct stencil3d_fused_policy {
+  int block_x;
+  int block_y;
+  int span_x;
+  int span_y;
+  int z_chunk;
+  int prefetch;
+  int min_blocks;
+};
+
+/// The library's fused 3D stencil policy for code built for `arch`, elements of `element_size`
+/// bytes, radius `radius` and `steps` fused steps.
+struct stencil3d_fused_tuning {
+  /// The shared memory a block of policy `p` takes.
+  __host__ __device__ static constexpr std::size_t shared_bytes(const stencil3d_fused_policy& p,
+                                                                std::size_t element_size,
+                                                                int radius, int steps) {
+    return static_cast<std::size_t>(steps * (2 * radius + 1) + p.prefetch) *
+           static_cast<std::size_t>(p.span_x) * static_cast<std::size_t>(p.span_y) * element_size;
+  }
+  /// The most shared memory a block of code built for `arch` may take (the SM's less the 1 KiB the
+  /// hardware reserves per block).
+  __host__ __device__ static constexpr std::size_t block_shared_limit(int arch) {
+    return static_cast<std::size_t>(detail::arch::limits_of(arch).shared_bytes_per_sm - 1024);
+  }
+  __host__ __device__ static constexpr stencil3d_fused_policy select(int arch,
+                                                                     std::size_t element_size,
+                                                                     int radius, int steps) {
+    // 32 x 8 threads on spans 32 columns wide, as tall as 32 rows or the tallest that fits the
+    // block's shared memory (a tile at least a row tall); chunks of 64 planes, 4 input planes in
+    // flight, registers for 3 blocks an SM (the 27-point box took 114 without a bound, and spills
+    // at 4 blocks). First values: two steps of radius 1 take 40 KiB of floats, four 64 KiB, eight
+    // 112 KiB (tiles of 28^2, 24^2 and 16^2).
+    stencil3d_fused_policy p{32, 8, 32, 32, 64, 4, 3};
+    while (p.span_y > 2 * steps * radius + 1 &&
+           shared_bytes(p, element_size, radius, steps) > block_shared_limit(arch)) {
+      --p.span_y;
+    }
+    return p;
   }
 };
 

@@ -26,6 +26,26 @@ __device__ __forceinline__ void async_copy(void* to, const void* from) {
 #endif
 }
 
+// Starts copying Bytes (4, 8 or 16) from global `from` to shared `to` (both Bytes-aligned) into
+// this thread's current group (.ca: copies under 16 bytes go through the L1).
+template <int Bytes>
+__device__ __forceinline__ void async_copy_small(void* to, const void* from) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+#if defined(__CUDA_ARCH__)
+  if constexpr (has_async_copy) {
+    const auto shared = static_cast<unsigned int>(__cvta_generic_to_shared(to));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(shared),
+                 "l"(__cvta_generic_to_global(from)), "n"(Bytes)
+                 : "memory");
+  } else {
+    struct alignas(Bytes) chunk {
+      unsigned char b[Bytes];
+    };
+    *static_cast<chunk*>(to) = *static_cast<const chunk*>(from);
+  }
+#endif
+}
+
 // Closes this thread's current group of copies (an empty group is allowed).
 __device__ __forceinline__ void async_copy_commit() {
 #if defined(__CUDA_ARCH__)

@@ -60,6 +60,18 @@ __device__ __forceinline__ void each_of(std::integer_sequence<int, U...>, F&& f)
 template <class Weights>
 inline constexpr int weights_radius = Weights::radius;
 
+// Whether a step is a user's function of the neighbourhood (gpuprims::stencil_update), not weights.
+template <class Step>
+inline constexpr bool is_stencil_update = false;
+template <int Rad, class F>
+inline constexpr bool is_stencil_update<stencil_update<Rad, F>> = true;
+
+// A user update's value at one point, `at` giving its neighbours: the function's result in T.
+template <class T, class Step, class At>
+__host__ __device__ inline T stencil_update_point(const Step& step, const At& at) {
+  return static_cast<T>(step.f(at));
+}
+
 // The shared-memory layout of one tile: `margin` elements before and after the tile (the halo,
 // Rad of them, rounded up to a 16-byte vector so the tile itself starts 16-byte aligned and every
 // window can be read with 16-byte loads).
@@ -118,10 +130,16 @@ __device__ __forceinline__ void stencil_load(T* data, const T* in, std::int64_t 
 // outputs whose taps reach it, so only one word and the unit's accumulators are live, not the
 // whole window: Rad 16 would hold 36 floats and halve the occupancy), or one output read element
 // by element. Each output starts at 0 and adds its taps in order, weight 0 first, with fused
-// multiply-adds: apply_stencil1d and apply_stencil1d_fused share it, and so their bits.
+// multiply-adds: apply_stencil1d and apply_stencil1d_fused share it, and so their bits. A user
+// update (stencil_update) is called once per output on the window's elements.
 template <int Rad, int Margin, class T, int Unit, class Weights>
 __device__ __forceinline__ void stencil_unit(const T* window, const Weights& w, T (&result)[Unit]) {
-  if constexpr (Unit == 16 / static_cast<int>(sizeof(T))) {
+  if constexpr (is_stencil_update<Weights>) {
+#pragma unroll
+    for (int k = 0; k < Unit; ++k) {
+      result[k] = stencil_update_point<T>(w, [&](int dx) { return window[Margin + k + dx]; });
+    }
+  } else if constexpr (Unit == 16 / static_cast<int>(sizeof(T))) {
     constexpr int words = (Unit + 2 * Margin) / Unit;
 #pragma unroll
     for (int k = 0; k < Unit; ++k) {

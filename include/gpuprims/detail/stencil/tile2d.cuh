@@ -48,27 +48,31 @@ __host__ __device__ inline T fetch2d(const T* in, std::size_t pitch, std::int64_
 
 // The stencil at one point, at(dy, dx) giving its neighbours: fused multiply-adds from zero, a box
 // row by row (dy, then dx, from -Rad), a star along x first (dx from -Rad) then along y (dy from
-// -Rad, skipping 0).
+// -Rad, skipping 0). A user update (stencil_update): its function of `at`.
 template <int Rad, stencil_shape Shape, class T, class Weights, class At>
 __host__ __device__ inline T stencil2d_point(const Weights& w, At&& at) {
-  T acc = T(0);
-  if constexpr (Shape == stencil_shape::box) {
-    for (int dy = -Rad; dy <= Rad; ++dy) {
-      for (int dx = -Rad; dx <= Rad; ++dx) {
-        acc = fused(static_cast<T>(w(dy, dx)), at(dy, dx), acc);
-      }
-    }
+  if constexpr (is_stencil_update<Weights>) {
+    return stencil_update_point<T>(w, at);
   } else {
-    for (int dx = -Rad; dx <= Rad; ++dx) {
-      acc = fused(static_cast<T>(w(0, dx)), at(0, dx), acc);
-    }
-    for (int dy = -Rad; dy <= Rad; ++dy) {
-      if (dy != 0) {
-        acc = fused(static_cast<T>(w(dy, 0)), at(dy, 0), acc);
+    T acc = T(0);
+    if constexpr (Shape == stencil_shape::box) {
+      for (int dy = -Rad; dy <= Rad; ++dy) {
+        for (int dx = -Rad; dx <= Rad; ++dx) {
+          acc = fused(static_cast<T>(w(dy, dx)), at(dy, dx), acc);
+        }
+      }
+    } else {
+      for (int dx = -Rad; dx <= Rad; ++dx) {
+        acc = fused(static_cast<T>(w(0, dx)), at(0, dx), acc);
+      }
+      for (int dy = -Rad; dy <= Rad; ++dy) {
+        if (dy != 0) {
+          acc = fused(static_cast<T>(w(dy, 0)), at(dy, 0), acc);
+        }
       }
     }
+    return acc;
   }
-  return acc;
 }
 
 // f(j, i, r, c) for this thread's slots of a Height x Width tile (its halo included) staged by a

@@ -61,34 +61,39 @@ __host__ __device__ inline T fetch3d(const T* in, std::size_t pitch_y, std::size
 
 // The stencil at one point, at(dz, dy, dx) giving its neighbours: fused multiply-adds from zero,
 // a box plane by plane and row by row (dz, then dy, then dx, each from -Rad), a star along x first
-// (dx from -Rad), then along y (dy from -Rad, skipping 0), then along z (the same).
+// (dx from -Rad), then along y (dy from -Rad, skipping 0), then along z (the same). A user update
+// (stencil_update): its function of `at`.
 template <int Rad, stencil_shape Shape, class T, class Weights, class At>
 __host__ __device__ inline T stencil3d_point(const Weights& w, At&& at) {
-  T acc = T(0);
-  if constexpr (Shape == stencil_shape::box) {
-    for (int dz = -Rad; dz <= Rad; ++dz) {
+  if constexpr (is_stencil_update<Weights>) {
+    return stencil_update_point<T>(w, at);
+  } else {
+    T acc = T(0);
+    if constexpr (Shape == stencil_shape::box) {
+      for (int dz = -Rad; dz <= Rad; ++dz) {
+        for (int dy = -Rad; dy <= Rad; ++dy) {
+          for (int dx = -Rad; dx <= Rad; ++dx) {
+            acc = fused(static_cast<T>(w(dz, dy, dx)), at(dz, dy, dx), acc);
+          }
+        }
+      }
+    } else {
+      for (int dx = -Rad; dx <= Rad; ++dx) {
+        acc = fused(static_cast<T>(w(0, 0, dx)), at(0, 0, dx), acc);
+      }
       for (int dy = -Rad; dy <= Rad; ++dy) {
-        for (int dx = -Rad; dx <= Rad; ++dx) {
-          acc = fused(static_cast<T>(w(dz, dy, dx)), at(dz, dy, dx), acc);
+        if (dy != 0) {
+          acc = fused(static_cast<T>(w(0, dy, 0)), at(0, dy, 0), acc);
+        }
+      }
+      for (int dz = -Rad; dz <= Rad; ++dz) {
+        if (dz != 0) {
+          acc = fused(static_cast<T>(w(dz, 0, 0)), at(dz, 0, 0), acc);
         }
       }
     }
-  } else {
-    for (int dx = -Rad; dx <= Rad; ++dx) {
-      acc = fused(static_cast<T>(w(0, 0, dx)), at(0, 0, dx), acc);
-    }
-    for (int dy = -Rad; dy <= Rad; ++dy) {
-      if (dy != 0) {
-        acc = fused(static_cast<T>(w(0, dy, 0)), at(0, dy, 0), acc);
-      }
-    }
-    for (int dz = -Rad; dz <= Rad; ++dz) {
-      if (dz != 0) {
-        acc = fused(static_cast<T>(w(dz, 0, 0)), at(dz, 0, 0), acc);
-      }
-    }
+    return acc;
   }
-  return acc;
 }
 
 // The radius a 3D weights type declares.

@@ -1,0 +1,161 @@
+// gpuprims::apply_stencil3d_fused against Steps calls of gpuprims::apply_stencil3d, bit for bit:
+// stars and boxes of radius 1 to 4, 1 to 7 fused steps, every boundary rule on all axes and mixed
+// rules, float and double, grids from 1 x 1 x 1 to several tiles and chunks each way (one more
+// than a tile, deeper than a chunk), pitched rows and planes, batches with odd strides, padding
+// left poisoned; a caller's tuning with short chunks and spans wider than the block; bad
+// arguments.
+#include <gpuprims/device/stencil3d.cuh>
+
+#include "support/fused_check.cuh"
+
+#include <cstddef>
+
+namespace {
+
+using namespace gpuprims::test;
+using gpuprims::boundary;
+using gpuprims::stencil_shape;
+
+const gpuprims::boundary3d rules[] = {
+    boundary::constant(0.5),
+    boundary::clamp(),
+    boundary::periodic(),
+    boundary::mirror(),
+    {boundary::periodic(), boundary::clamp(), boundary::mirror()},
+    {boundary::mirror(), boundary::constant(-1), boundary::periodic()},
+    {boundary::clamp(), boundary::periodic(), boundary::constant(0.25)}};
+const char* const rule_names[] = {"constant",
+                                  "clamp",
+                                  "periodic",
+                                  "mirror",
+                                  "x periodic, y clamp, z mirror",
+                                  "x mirror, y constant, z periodic",
+                                  "x clamp, y periodic, z constant"};
+constexpr int rule_count = 7;
+
+// Weights that sum to less than 1 in magnitude (steps stay finite, far from denormals),
+// asymmetric so that a flipped axis shows.
+template <int Rad, class T>
+gpuprims::stencil3d_weights<T, Rad> damped_weights() {
+  gpuprims::stencil3d_weights<T, Rad> w{};
+  const int side = 2 * Rad + 1;
+  for (int dz = 0; dz < side; ++dz) {
+    for (int dy = 0; dy < side; ++dy) {
+      for (int dx = 0; dx < side; ++dx) {
+        w.w[dz][dy][dx] =
+            static_cast<T>((0.4 + 0.02 * dz + 0.03 * dy + 0.05 * dx) / (side * side * side));
+      }
+    }
+  }
+  return w;
+}
+
+// A caller's policy: chunks of 5 planes, spans of 40 x 12 on 32 x 4 threads (two column passes),
+// one input plane in flight.
+struct short_tuning {
+  __host__ __device__ static constexpr gpuprims::stencil3d_fused_policy select(int, std::size_t,
+                                                                               int, int) {
+    return {32, 4, 40, 12, 5, 1, 0};
+  }
+};
+
+struct shape {
+  std::size_t depth, rows, cols;
+};
+
+template <int Rad, stencil_shape Shape, int Steps, class T,
+          class Tuning = gpuprims::stencil3d_fused_tuning>
+void check_case(std::size_t batch, shape s, std::size_t pad_x, std::size_t pad_y, int rule) {
+  INFO("Rad " << Rad << (Shape == stencil_shape::star ? " star" : " box") << ", Steps " << Steps
+              << ", " << sizeof(T) * 8 << "-bit, " << batch << " x " << s.depth << " x " << s.rows
+              << " x " << s.cols << ", pads " << pad_x << "/" << pad_y << ", " << rule_names[rule]);
+  const gpuprims::boundary3d b = rules[rule];
+  const auto w = damped_weights<Rad, T>();
+  const std::size_t in_py = s.cols + pad_x, out_py = s.cols + 2 * pad_x;
+  const std::size_t in_pz = (s.rows + pad_y) * in_py, out_pz = s.rows * out_py + pad_y;
+  const std::size_t in_stride = s.depth * in_pz + 5, out_stride = s.depth * out_pz + 3;
+  const fused_buffers<T> buf(batch * in_stride, batch * out_stride);
+  const T* x = reinterpret_cast<const T*>(buf.in.data());
+  T* f = reinterpret_cast<T*>(buf.fused.data());
+  T* scratch[2] = {reinterpret_cast<T*>(buf.a.data()), reinterpret_cast<T*>(buf.c.data())};
+  GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil3d_fused<Rad, Shape, Steps, Tuning>(
+      x, f, batch, s.depth, s.rows, s.cols, in_py, in_pz, out_py, out_pz, in_stride, out_stride, w,
+      b)));
+  GPUPRIMS_CHECK_LAUNCH();
+  GPUPRIMS_CHECK_CUDA(
+      (gpuprims::apply_stencil3d<Rad, Shape>(x, scratch[0], batch, s.depth, s.rows, s.cols, in_py,
+                                             in_pz, out_py, out_pz, in_stride, out_stride, w, b)));
+  for (int k = 1; k < Steps; ++k) {
+    GPUPRIMS_CHECK_CUDA((gpuprims::apply_stencil3d<Rad, Shape>(
+        scratch[(k - 1) % 2], scratch[k % 2], batch, s.depth, s.rows, s.cols, out_py, out_pz,
+        out_py, out_pz, out_stride, out_stride, w, b)));
+  }
+  GPUPRIMS_CHECK_LAUNCH();
+  buf.check_same_bits(Steps, [&](std::size_t i) {
+    const std::size_t r = i % out_stride;
+    return r < s.depth * out_pz && r % out_pz < s.rows * out_py && r % out_pz % out_py < s.cols;
+  });
+}
+
+template <int Rad, stencil_shape Shape, int Steps, class T,
+          class Tuning = gpuprims::stencil3d_fused_tuning>
+void check_shapes() {
+  // {depth, rows, cols}: single points and lines, one more than the default tile (28, 24 and 16
+  // points at 2, 4 and 8 steps of radius 1) and than short_tuning's, deeper than a chunk.
+  const shape shapes[] = {{1, 1, 1},  {1, 5, 3},    {3, 2, 9},   {2 * Rad, 13, 29},
+                          {7, 29, 9}, {70, 17, 45}, {13, 33, 41}};
+  for (const shape& s : shapes) {
+    for (int rule = 0; rule < rule_count; ++rule) {
+      check_case<Rad, Shape, Steps, T, Tuning>(1, s, 0, 0, rule);
+    }
+  }
+  for (int rule = 0; rule < rule_count; ++rule) {
+    check_case<Rad, Shape, Steps, T, Tuning>(2, {11, 19, 37}, 3, 2, rule);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("apply_stencil3d_fused equals Steps calls of apply_stencil3d, bit for bit",
+          "[stencil][gpu]") {
+  SECTION("star, Rad 1, 2 steps") { check_shapes<1, stencil_shape::star, 2, float>(); }
+  SECTION("star, Rad 1, 4 steps") { check_shapes<1, stencil_shape::star, 4, float>(); }
+  SECTION("star, Rad 1, 7 steps") { check_shapes<1, stencil_shape::star, 7, float>(); }
+  SECTION("box, Rad 1, 3 steps") { check_shapes<1, stencil_shape::box, 3, float>(); }
+  SECTION("star, Rad 2, 2 steps") { check_shapes<2, stencil_shape::star, 2, float>(); }
+  SECTION("box, Rad 2, 2 steps") { check_shapes<2, stencil_shape::box, 2, float>(); }
+  SECTION("box, Rad 3, 2 steps") { check_shapes<3, stencil_shape::box, 2, float>(); }
+  SECTION("star, Rad 4, 1 step") { check_shapes<4, stencil_shape::star, 1, float>(); }
+  SECTION("star, Rad 1, 1 step") { check_shapes<1, stencil_shape::star, 1, float>(); }
+  SECTION("double, box, Rad 1, 2 steps") { check_shapes<1, stencil_shape::box, 2, double>(); }
+  SECTION("double, star, Rad 2, 3 steps") { check_shapes<2, stencil_shape::star, 3, double>(); }
+  SECTION("short chunks, wide spans, star, Rad 1, 3 steps") {
+    check_shapes<1, stencil_shape::star, 3, float, short_tuning>();
+  }
+  SECTION("short chunks, wide spans, box, Rad 2, 2 steps") {
+    check_shapes<2, stencil_shape::box, 2, float, short_tuning>();
+  }
+}
+
+TEST_CASE("apply_stencil3d_fused rejects bad arguments and launches nothing", "[stencil][gpu]") {
+  device_buffer buffer(4096);
+  const auto* in = reinterpret_cast<const float*>(buffer.data());
+  auto* out = reinterpret_cast<float*>(buffer.data() + 2048);
+  const auto w = damped_weights<1, float>();
+  using gpuprims::apply_stencil3d_fused;
+  constexpr auto star = stencil_shape::star;
+  CHECK(apply_stencil3d_fused<1, star, 4>(static_cast<const float*>(nullptr), out, 2, 4, 4, 4, 16,
+                                          4, 16, w) == cudaErrorInvalidValue);
+  CHECK(apply_stencil3d_fused<1, star, 4>(in, static_cast<float*>(nullptr), 2, 4, 4, 4, 16, 4, 16,
+                                          w) == cudaErrorInvalidValue);
+  CHECK(apply_stencil3d_fused<1, star, 4>(in, const_cast<float*>(in) + 4, 2, 4, 4, 4, 16, 4, 16,
+                                          w) == cudaErrorInvalidValue);  // overlapping
+  CHECK(apply_stencil3d_fused<1, star, 4>(in, out, 2, 4, 4, 3, 16, 4, 16, w) ==
+        cudaErrorInvalidValue);  // a row pitch shorter than the row
+  CHECK(apply_stencil3d_fused<1, star, 4>(in, out, 2, 4, 4, 4, 15, 4, 16, w) ==
+        cudaErrorInvalidValue);  // a plane pitch shorter than the plane
+  CHECK(apply_stencil3d_fused<1, star, 4>(in, out, 0, 4, 4, 4, 16, 4, 16, w) ==
+        cudaErrorInvalidValue);  // no planes
+  GPUPRIMS_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
