@@ -114,7 +114,7 @@ template <int Rad, stencil_shape Shape, int Steps, class Tuning = stencil3d_fuse
 
 /// One grid, Steps steps in one pass.
 ///
-///   const auto step = gpuprims::make_stencil_update<1>(jacobi{});  // a user update
+///   const auto step = gpuprims::make_stencil_update<1>(my_update{});  // docs/stencil.md
 ///   cudaError_t e = gpuprims::apply_stencil3d_fused<1, gpuprims::stencil_shape::box, 2>(
 ///       d_in, d_out, depth, rows, cols, cols, rows * cols, cols, rows * cols, step,
 ///       gpuprims::boundary::clamp(), stream);
