@@ -98,6 +98,17 @@ struct fixed_fused3d_tuning {
   }
 };
 
+// apply_stencil3d_fused's streaming: Warps warps of Rows rows a lane, a ring of Ring input planes,
+// chunks of ZChunk planes, registers for MinBlocks blocks an SM (the library's shared rings near a
+// non-periodic z boundary).
+template <int Warps, int Rows, int Ring, int ZChunk, int MinBlocks>
+struct fixed_fused_strip3d_tuning : stencil3d_fused_tuning {
+  __host__ __device__ static constexpr stencil3d_fused_strip_policy strip(int, std::size_t, int,
+                                                                          bool, int) {
+    return {Warps, Rows, Ring, ZChunk, MinBlocks};
+  }
+};
+
 // Families "stencil3d_fused_7pt_steps<S>" and "stencil3d_fused_27pt_steps<S>": S steps of the
 // 7-point star or the 27-point box (periodic) over 512^3 floats: apply_stencil3d_fused (one pass)
 // against apply_stencil3d called S times (through a scratch grid, allocated outside the timing)
@@ -154,12 +165,23 @@ void add_fused3d_family(const options& opt) {
           },
           sizes, {"side"});
     };
-    variant("spans 64x32, 32x8 threads", fixed_fused3d_tuning<8, 64, 32, 64, 4, 3>{});
-    variant("spans 32x32, 32x4 threads, 6 blocks", fixed_fused3d_tuning<4, 32, 32, 64, 4, 6>{});
-    variant("prefetch 2", fixed_fused3d_tuning<8, 32, 32, 64, 2, 3>{});
-    variant("prefetch 6", fixed_fused3d_tuning<8, 32, 32, 64, 6, 3>{});
-    variant("chunks of 128", fixed_fused3d_tuning<8, 32, 32, 128, 4, 3>{});
-    variant("2 blocks", fixed_fused3d_tuning<8, 32, 32, 64, 4, 2>{});
+    variant("shared rings (the default before streaming)",
+            fixed_fused3d_tuning<8, 32, 32, 64, 4, 3>{});
+    if constexpr (Steps <= 4) {
+      variant("streaming 8 warps x 4 rows", fixed_fused_strip3d_tuning<8, 4, 4, 64, 1>{});
+      variant("streaming 16 x 2, ring 2", fixed_fused_strip3d_tuning<16, 2, 2, 64, 1>{});
+      variant("streaming 16 x 2, ring 6", fixed_fused_strip3d_tuning<16, 2, 6, 64, 1>{});
+      variant("streaming 16 x 2, chunks of 128", fixed_fused_strip3d_tuning<16, 2, 4, 128, 1>{});
+      variant("streaming 16 x 2, chunks of 32", fixed_fused_strip3d_tuning<16, 2, 4, 32, 1>{});
+    }
+    if constexpr (Steps == 8) {
+      variant("streaming 16 x 2, ring 4 (spills)", fixed_fused_strip3d_tuning<16, 2, 4, 64, 1>{});
+    }
+    if constexpr (Steps <= 2) {
+      variant("streaming 32 x 1", fixed_fused_strip3d_tuning<32, 1, 4, 64, 1>{});
+      variant("streaming 16 x 2, 2 blocks", fixed_fused_strip3d_tuning<16, 2, 3, 64, 2>{});
+      variant("streaming 8 x 2, 3 blocks", fixed_fused_strip3d_tuning<8, 2, 4, 64, 3>{});
+    }
   }
 }
 

@@ -62,6 +62,27 @@ template void rings<4, gpuprims::stencil_shape::box, double>(const double*, doub
 // sass: stencil3d_kernel<ring_tuning, 1, .*float has FFMA
 // sass: stencil3d_kernel<ring_tuning, 4, .*double has DFMA
 
+// apply_stencil3d_fused's register streaming, 2 steps of radius 1 (the star and the box of floats,
+// the star of doubles): 16-byte copies into the input ring (LDGSTS), its rows read back 16 bytes at
+// a time (LDS.128), each step's newest plane written for the rows above and below (STS.128),
+// neighbours along x by shuffles, 16-byte stores, and no spill (the ptxas rule above). The planes
+// near a non-periodic z boundary take the shared rings (also compiled here).
+template <int Rad, gpuprims::stencil_shape Shape, int Steps, class T>
+void fused_steps(const T* in, T* out) {
+  const gpuprims::stencil3d_weights<T, Rad> w{};
+  (void)gpuprims::apply_stencil3d_fused<Rad, Shape, Steps>(in, out, 1, 1, 1, 1, 1, 1, 1, w);
+}
+template void fused_steps<1, gpuprims::stencil_shape::star, 2, float>(const float*, float*);
+template void fused_steps<1, gpuprims::stencil_shape::box, 2, float>(const float*, float*);
+template void fused_steps<1, gpuprims::stencil_shape::star, 2, double>(const double*, double*);
+// sass: stencil3d_fused_strip_kernel<gpuprims::stencil3d_fused_tuning, 1, .*0, 2, float, .* has LDGSTS\.E\.BYPASS\.128
+// sass: stencil3d_fused_strip_kernel<gpuprims::stencil3d_fused_tuning, 1, .*0, 2, float, .* has LDS\.128
+// sass: stencil3d_fused_strip_kernel<gpuprims::stencil3d_fused_tuning, 1, .*0, 2, float, .* has STS\.128
+// sass: stencil3d_fused_strip_kernel<gpuprims::stencil3d_fused_tuning, 1, .*0, 2, float, .* has SHFL\.IDX
+// sass: stencil3d_fused_strip_kernel<gpuprims::stencil3d_fused_tuning, 1, .*0, 2, float, .* has STG\.E\.128
+// sass: stencil3d_fused_strip_kernel<gpuprims::stencil3d_fused_tuning, 1, .*1, 2, float, .* has FFMA
+// sass: stencil3d_fused_strip_kernel<gpuprims::stencil3d_fused_tuning, 1, .*0, 2, double, .* has DFMA
+
 // Every kernel behind a host launcher waits for the grids before it (griddepcontrol.wait: ACQBULK)
 // and never signals its dependents early (PREEXIT), see detail/launch.cuh.
 // sass: detail::stencil3d_[a-z_]*kernel< has ACQBULK

@@ -2,8 +2,9 @@
 // stars and boxes of radius 1 to 4, 1 to 7 fused steps, every boundary rule on all axes and mixed
 // rules, float and double, grids from 1 x 1 x 1 to several tiles and chunks each way (one more
 // than a tile, deeper than a chunk), pitched rows and planes, batches with odd strides, padding
-// left poisoned; a caller's tuning with short chunks and spans wider than the block; bad
-// arguments.
+// left poisoned; the register streaming (the default where it fits) and the shared rings (deeper
+// fusions, and the planes near a non-periodic z boundary); callers' tunings with short chunks,
+// spans wider than the block, short streaming spans and a ring of two planes; bad arguments.
 #include <gpuprims/device/stencil3d.cuh>
 
 #include "support/fused_check.cuh"
@@ -56,6 +57,17 @@ struct short_tuning {
   __host__ __device__ static constexpr gpuprims::stencil3d_fused_policy select(int, std::size_t,
                                                                                int, int) {
     return {32, 4, 40, 12, 5, 1, 0};
+  }
+};
+
+// A caller's streaming policy: 4 warps of 3 rows a lane (spans 12 rows tall), a ring of 2 input
+// planes (one in flight), chunks of 5 planes; short_tuning's rings near a non-periodic z boundary.
+struct short_strip_tuning : short_tuning {
+  __host__ __device__ static constexpr gpuprims::stencil3d_fused_strip_policy strip(int,
+                                                                                    std::size_t,
+                                                                                    int, bool,
+                                                                                    int) {
+    return {4, 3, 2, 5, 0};
   }
 };
 
@@ -134,6 +146,15 @@ TEST_CASE("apply_stencil3d_fused equals Steps calls of apply_stencil3d, bit for 
   }
   SECTION("short chunks, wide spans, box, Rad 2, 2 steps") {
     check_shapes<2, stencil_shape::box, 2, float, short_tuning>();
+  }
+  SECTION("streaming: short spans and chunks, star, Rad 1, 3 steps") {
+    check_shapes<1, stencil_shape::star, 3, float, short_strip_tuning>();
+  }
+  SECTION("streaming: short spans and chunks, box, Rad 2, 2 steps") {
+    check_shapes<2, stencil_shape::box, 2, float, short_strip_tuning>();
+  }
+  SECTION("streaming: short spans and chunks, double star, Rad 1, 5 steps") {
+    check_shapes<1, stencil_shape::star, 5, double, short_strip_tuning>();
   }
 }
 

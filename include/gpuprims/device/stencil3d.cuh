@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gpuprims/config.cuh>
-#include <gpuprims/detail/stencil/fused3d.cuh>
+#include <gpuprims/detail/stencil/fused_strip3d.cuh>
 #include <gpuprims/detail/stencil/kernels3d.cuh>
 #include <gpuprims/tuning/stencil.cuh>
 #include <gpuprims/types.cuh>

@@ -311,6 +311,20 @@ struct stencil3d_fused_policy {
   int min_blocks;
 };
 
+/// apply_stencil3d_fused's register streaming (rows > 0): blocks of `warps` warps stacked along y,
+/// each lane `rows` consecutive rows of a span one 16-byte vector a lane wide (32 vectors) and
+/// warps x rows rows tall, marching along z through chunks of `z_chunk` planes; input planes are
+/// copied into a shared ring of `ring` planes (ring - 1 in flight); every step's planes stay in
+/// registers, its newest plane also in shared memory for the rows above and below. Registers for
+/// `min_blocks` blocks an SM. rows == 0: the shared rings of stencil3d_fused_policy.
+struct stencil3d_fused_strip_policy {
+  int warps;
+  int rows;
+  int ring;
+  int z_chunk;
+  int min_blocks;
+};
+
 /// The library's fused 3D stencil policy for code built for `arch`, elements of `element_size`
 /// bytes, radius `radius` and `steps` fused steps.
 struct stencil3d_fused_tuning {
@@ -338,6 +352,43 @@ struct stencil3d_fused_tuning {
     while (p.span_y > 2 * steps * radius + 1 &&
            shared_bytes(p, element_size, radius, steps) > block_shared_limit(arch)) {
       --p.span_y;
+    }
+    return p;
+  }
+  /// The shared memory a block of the streaming policy `p` takes: `ring` input planes and one plane
+  /// of every step but the last, each warps x rows rows of 32 16-byte vectors, and 1.5 KiB of the
+  /// x rules' tables.
+  __host__ __device__ static constexpr std::size_t strip_shared_bytes(
+      const stencil3d_fused_strip_policy& p, int steps) {
+    return static_cast<std::size_t>(p.ring + steps - 1) *
+               static_cast<std::size_t>(p.warps * p.rows) * 32 * 16 +
+           32 * 4 * (8 + 4);
+  }
+  __host__ __device__ static constexpr stencil3d_fused_strip_policy strip(int arch,
+                                                                          std::size_t element_size,
+                                                                          int radius, bool box,
+                                                                          int steps) {
+    // A lane keeps, for each of its rows and every step, 2 radius planes of its 16-byte vector
+    // (the star's centre values below and outputs waiting for the planes above; the box's 2
+    // radius + 1 outputs in progress), plus the plane in hand and its radius rows around: streaming
+    // where that is at most 120 registers of the 128 a thread has at 16 warps an SM (for floats: 4
+    // steps of radius 1, 2 of radius 2; doubles twice that) and the span's 32 rows leave at least
+    // 16 rows of outputs; boxes of radius 1 only (larger ones unroll past the registers). Deeper
+    // fusions take the shared rings. 16 warps of 2 rows, a ring of 6 input planes where the
+    // steps reach 2 planes or fewer, else 4: the best of the neighbours measured on the H100 that
+    // keep a span 32 rows tall (docs/stencil.md). 4 steps of radius 1 spill a few registers.
+    const int vector = static_cast<int>(16 / element_size);
+    stencil3d_fused_strip_policy p{16, 2, steps * radius <= 2 ? 6 : 4, 64, 1};
+    const int kept = (box ? 2 * radius + 1 : 2 * radius) * p.rows * vector * steps;
+    const int words = kept + (p.rows + 2 * radius) * vector + p.rows * vector;
+    if (words > 120 || steps * radius > 8 || (box && radius > 1)) {
+      return {0, 0, 0, 0, 0};
+    }
+    while (p.ring > 2 && strip_shared_bytes(p, steps) > block_shared_limit(arch)) {
+      --p.ring;
+    }
+    if (strip_shared_bytes(p, steps) > block_shared_limit(arch)) {
+      return {0, 0, 0, 0, 0};
     }
     return p;
   }

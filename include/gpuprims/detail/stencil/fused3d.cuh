@@ -199,15 +199,17 @@ __device__ void fused3d_step(const fused3d_rings<Rad, SpanX, SpanY, Prefetch, T>
   __syncthreads();
 }
 
-// A grid-stride loop over columns of tiles (x fastest, then y, then chunks of planes, then grids).
-// Compiled where the policy fits the target; elsewhere never launched.
+// A grid-stride loop over columns of tiles (x fastest, then y, then chunks of the planes
+// [z_begin, z_end), then grids). Compiled where the policy fits the target; elsewhere never
+// launched.
 template <class Tuning, int Rad, stencil_shape Shape, int Steps, class T, class Step>
 __global__ void __launch_bounds__(fused3d_threads<Tuning, T, Rad, Steps>,
                                   fused3d_min_blocks<Tuning, T, Rad, Steps>)
     stencil3d_fused_kernel(const T* in, T* out, std::size_t batch, std::size_t depth,
                            std::size_t rows, std::size_t cols, std::size_t in_pitch_y,
                            std::size_t in_pitch_z, std::size_t out_pitch_y, std::size_t out_pitch_z,
-                           std::size_t in_stride, std::size_t out_stride, Step w, boundary3d b) {
+                           std::size_t in_stride, std::size_t out_stride, std::size_t z_begin,
+                           std::size_t z_end, Step w, boundary3d b) {
   wait_for_prior_grids();
   constexpr stencil3d_fused_policy p = fused3d_policy_here<Tuning, T, Rad, Steps>;
   if constexpr (!fused3d_fits<Rad, Steps, T>(p, GPUPRIMS_TARGET_ARCH)) {
@@ -231,7 +233,8 @@ __global__ void __launch_bounds__(fused3d_threads<Tuning, T, Rad, Steps>,
                nz = static_cast<std::int64_t>(depth);
     const std::size_t tiles_x = ceil_div(cols, std::size_t{tile_x});
     const std::size_t per_chunk = tiles_x * ceil_div(rows, std::size_t{tile_y});
-    const std::size_t per_grid = per_chunk * ceil_div(depth, static_cast<std::size_t>(p.z_chunk));
+    const std::size_t per_grid =
+        per_chunk * ceil_div(z_end - z_begin, static_cast<std::size_t>(p.z_chunk));
     const boundary2d xy(b.x, b.y);
     for (std::size_t t = blockIdx.x; t < per_grid * batch; t += gridDim.x) {
       const std::size_t g = t / per_grid, c = t % per_grid / per_chunk, k = t % per_chunk;
@@ -239,8 +242,9 @@ __global__ void __launch_bounds__(fused3d_threads<Tuning, T, Rad, Steps>,
       T* grid_out = out + g * out_stride;
       const auto x0 = static_cast<std::int64_t>(k % tiles_x * tile_x);
       const auto y0 = static_cast<std::int64_t>(k / tiles_x * tile_y);
-      const auto z0 = static_cast<std::int64_t>(c * p.z_chunk);
-      const std::int64_t z1 = z0 + p.z_chunk < nz ? z0 + p.z_chunk : nz;
+      const auto z0 = static_cast<std::int64_t>(z_begin + c * p.z_chunk);
+      const auto z_last = static_cast<std::int64_t>(z_end);
+      const std::int64_t z1 = z0 + p.z_chunk < z_last ? z0 + p.z_chunk : z_last;
       const rings_t r{base, x0 - reach, y0 - reach, nx, ny, nz, b};
       // Where this thread's input elements (e = tid + j threads: row e / span_x, column e % span_x)
       // read inside a plane, the same in every plane: an offset, or -1 / -2 for the y / x rule's
@@ -319,29 +323,26 @@ __global__ void __launch_bounds__(fused3d_threads<Tuning, T, Rad, Steps>,
   }
 }
 
+// The planes [z_begin, z_end) of every grid by the shared rings, policy p (fits the device).
 template <class Tuning, int Rad, stencil_shape Shape, int Steps, class T, class Step>
-cudaError_t launch_stencil3d_fused(const T* in, T* out, std::size_t batch, std::size_t depth,
-                                   std::size_t rows, std::size_t cols, std::size_t in_pitch_y,
-                                   std::size_t in_pitch_z, std::size_t out_pitch_y,
-                                   std::size_t out_pitch_z, std::size_t in_stride,
-                                   std::size_t out_stride, const Step& w, const boundary3d& b,
-                                   cudaStream_t stream) {
-  device_facts facts;
-  GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const stencil3d_fused_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Steps);
-  if (!fused3d_fits<Rad, Steps, T>(p, facts.target_arch)) {
-    return cudaErrorInvalidValue;  // no span of this depth fits the device's shared memory
-  }
+cudaError_t launch_stencil3d_fused_rings(const stencil3d_fused_policy& p, const T* in, T* out,
+                                         std::size_t batch, std::size_t depth, std::size_t rows,
+                                         std::size_t cols, std::size_t in_pitch_y,
+                                         std::size_t in_pitch_z, std::size_t out_pitch_y,
+                                         std::size_t out_pitch_z, std::size_t in_stride,
+                                         std::size_t out_stride, std::size_t z_begin,
+                                         std::size_t z_end, const Step& w, const boundary3d& b,
+                                         cudaStream_t stream) {
   const auto tile_x = static_cast<std::size_t>(p.span_x - 2 * Steps * Rad);
   const auto tile_y = static_cast<std::size_t>(p.span_y - 2 * Steps * Rad);
   const std::size_t tasks = ceil_div(cols, tile_x) * ceil_div(rows, tile_y) *
-                            ceil_div(depth, static_cast<std::size_t>(p.z_chunk)) * batch;
+                            ceil_div(z_end - z_begin, static_cast<std::size_t>(p.z_chunk)) * batch;
   return launch_shared<stencil3d_fused_kernel<Tuning, Rad, Shape, Steps, T, Step>>(
       dim3(grid_x(tasks)),
       dim3(static_cast<unsigned int>(p.block_x), static_cast<unsigned int>(p.block_y)),
       stencil3d_fused_tuning::shared_bytes(p, sizeof(T), Rad, Steps), stream, false, in, out, batch,
-      depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z, in_stride, out_stride, w,
-      b);
+      depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z, in_stride, out_stride,
+      z_begin, z_end, w, b);
 }
 
 }  // namespace gpuprims::detail
