@@ -356,13 +356,13 @@ struct stencil3d_fused_tuning {
     return p;
   }
   /// The shared memory a block of the streaming policy `p` takes: `ring` input planes and one plane
-  /// of every step but the last, each warps x rows rows of 32 16-byte vectors, and 1.5 KiB of the
-  /// x rules' tables.
+  /// of every step but the last, each warps x rows rows of 32 16-byte vectors, and the rules'
+  /// tables (1.5 KiB along x, 12 bytes a row and 64 along y).
   __host__ __device__ static constexpr std::size_t strip_shared_bytes(
       const stencil3d_fused_strip_policy& p, int steps) {
-    return static_cast<std::size_t>(p.ring + steps - 1) *
-               static_cast<std::size_t>(p.warps * p.rows) * 32 * 16 +
-           32 * 4 * (8 + 4);
+    const auto rows = static_cast<std::size_t>(p.warps * p.rows);
+    return static_cast<std::size_t>(p.ring + steps - 1) * rows * 32 * 16 + 32 * 4 * (8 + 4) +
+           rows * 12 + 64;
   }
   __host__ __device__ static constexpr stencil3d_fused_strip_policy strip(int arch,
                                                                           std::size_t element_size,

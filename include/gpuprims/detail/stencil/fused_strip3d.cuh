@@ -49,8 +49,9 @@ namespace gpuprims::detail {
 template <class Tuning, class = void>
 inline constexpr bool has_fused_strip3d = false;
 template <class Tuning>
-inline constexpr bool has_fused_strip3d<
-    Tuning, std::void_t<decltype(Tuning::strip(0, std::size_t{}, 0, false, 0))>> = true;
+inline constexpr bool
+    has_fused_strip3d<Tuning, std::void_t<decltype(Tuning::strip(0, std::size_t{}, 0, false, 0))>> =
+        true;
 
 template <class Tuning, class T, int Rad, stencil_shape Shape, int Steps>
 __host__ __device__ constexpr stencil3d_fused_strip_policy fused_strip3d_policy(int arch) {
@@ -127,7 +128,8 @@ struct fused_strip3d_state<Rad, stencil_shape::box, Rows, T> {
 };
 
 // A column of spans' x rules, in shared memory (stencil3d_fused_tuning::strip_shared_bytes counts
-// them): each lane's elements' source columns, and strip_rule_x's sources.
+// them): each lane's elements' source columns, and strip_rule_x's sources. The y rules follow
+// (fused_strip3d_kernel).
 template <class T>
 struct fused_strip3d_tables {
   std::int64_t load_x[32][strip_vector<T>];
@@ -230,8 +232,8 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
     stencil3d_fused_strip_kernel(const T* in, T* out, std::size_t batch, std::size_t depth,
                                  std::size_t rows, std::size_t cols, std::size_t in_py,
                                  std::size_t in_pz, std::size_t out_py, std::size_t out_pz,
-                                 std::size_t in_stride, std::size_t out_stride,
-                                 std::size_t z_begin, std::size_t z_end, Weights w, boundary3d b) {
+                                 std::size_t in_stride, std::size_t out_stride, std::size_t z_begin,
+                                 std::size_t z_end, Weights w, boundary3d b) {
   wait_for_prior_grids();
   constexpr stencil3d_fused_strip_policy p =
       fused_strip3d_policy_here<Tuning, T, Rad, Shape, Steps>;
@@ -247,6 +249,10 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
     // Ring input planes, then a plane of each step but the last, then the rules' tables.
     plane_t* const planes = reinterpret_cast<plane_t*>(fused_strip3d_shared);
     auto* const tables = reinterpret_cast<fused_strip3d_tables<T>*>(planes + Ring + Steps - 1);
+    // The span's rows' source rows in the grid (-1: the y rule's constant), and for the rows
+    // [-Rad, H + Rad) the span row the y rule names (clamped into the span), -1 for the constant.
+    auto* const load_y = reinterpret_cast<std::int64_t*>(tables + 1);
+    auto* const rule_y_row = reinterpret_cast<int*>(load_y + H);
     const int lane = lane_id();
     const int r0 = static_cast<int>(threadIdx.x / 32) * Rows;
     const auto nx = static_cast<std::int64_t>(cols), ny = static_cast<std::int64_t>(rows),
@@ -266,21 +272,35 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
       const auto z_last = static_cast<std::int64_t>(z_end);
       const std::int64_t z1 = z0 + p.z_chunk < z_last ? z0 + p.z_chunk : z_last;
       const std::int64_t gx = xs + static_cast<std::int64_t>(lane) * V;
-      const bool lane_vector = gx >= 0 && gx + V <= nx && aligned16(grid_in) &&
-                               in_py % V == 0 && in_pz % V == 0;
+      const bool lane_vector =
+          gx >= 0 && gx + V <= nx && aligned16(grid_in) && in_py % V == 0 && in_pz % V == 0;
       const bool store_vector = aligned16(grid_out) && out_py % V == 0 && out_pz % V == 0;
-      const bool rule_x = (xs < 0 || xs + strip_width<T> > nx) && b.x.mode != boundary_mode::periodic;
+      const bool rule_x =
+          (xs < 0 || xs + strip_width<T> > nx) && b.x.mode != boundary_mode::periodic;
       const bool rule_y = (ys < 0 || ys + H > ny) && b.y.mode != boundary_mode::periodic;
       // The columns' rules, resolved once a column of spans (every warp's lanes read the same
       // columns): where each of a lane's elements loads (-1: the x rule's constant), and
       // strip_rule_x's sources.
+      for (int i = static_cast<int>(threadIdx.x); i < H + 2 * Rad; i += 32 * p.warps) {
+        const std::int64_t y = ys + i - Rad;
+        const bool constant = (y < 0 || y >= ny) && b.y.mode == boundary_mode::constant;
+        const std::int64_t from_y = y >= 0 && y < ny ? y
+                                    : constant       ? -1
+                                                     : boundary_index(y, ny, b.y.mode);
+        if (i >= Rad && i < H + Rad) {
+          load_y[i - Rad] = from_y;
+        }
+        const std::int64_t at = from_y - ys;
+        rule_y_row[i] = constant ? -1 : static_cast<int>(at < 0 ? 0 : (at < H ? at : H - 1));
+      }
       if (threadIdx.x < 32) {
 #pragma unroll
         for (int e = 0; e < V; ++e) {
           const std::int64_t x = gx + e;
-          tables->load_x[lane][e] = x >= 0 && x < nx                         ? x
-                                    : b.x.mode == boundary_mode::constant ? -1
-                                                                          : boundary_index(x, nx, b.x.mode);
+          tables->load_x[lane][e] = x >= 0 && x < nx ? x
+                                    : b.x.mode == boundary_mode::constant
+                                        ? -1
+                                        : boundary_index(x, nx, b.x.mode);
         }
         if (rule_x) {
           strip_rule_x_sources<T>(nx, xs, b.x, lane, tables->rule_x[lane]);
@@ -296,18 +316,13 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
 #pragma unroll
           for (int r = 0; r < Rows; ++r) {
             T* const cell = reinterpret_cast<T*>(&planes[slot][r0 + r][lane]);
-            std::int64_t gy = ys + r0 + r;
-            const bool y_constant =
-                (gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant;
-            if (pz < 0 || y_constant) {
+            const std::int64_t gy = load_y[r0 + r];
+            if (pz < 0 || gy < 0) {
 #pragma unroll
               for (int e = 0; e < V; ++e) {
                 cell[e] = static_cast<T>(pz < 0 ? b.z.value : b.y.value);
               }
               continue;
-            }
-            if (gy < 0 || gy >= ny) {
-              gy = boundary_index(gy, ny, b.y.mode);
             }
             const T* const row = grid_in + static_cast<std::size_t>(pz) * in_pz +
                                  static_cast<std::size_t>(gy) * in_py;
@@ -377,10 +392,11 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
               const int i = r0 - Rad + q;
               const std::int64_t gy = ys + i;
               if (rule_y && (gy < 0 || gy >= ny)) {
-                if (b.y.mode == boundary_mode::constant) {
+                const int at = rule_y_row[r0 + q];
+                if (at < 0) {
                   fill_row(cur[q], b.y.value);
                 } else {
-                  cur[q] = shared_row(mid, static_cast<int>(boundary_index(gy, ny, b.y.mode) - ys));
+                  cur[q] = shared_row(mid, at);
                 }
               } else if (q >= Rad && q < Rad + Rows) {
                 cur[q] = made[q - Rad];
@@ -416,14 +432,15 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
 
 // The planes [z_begin, z_end) of every grid by the streaming kernel, policy p (fits the device).
 template <class Tuning, int Rad, stencil_shape Shape, int Steps, class T, class Weights>
-cudaError_t launch_stencil3d_fused_strip(const stencil3d_fused_strip_policy& p, const T* in,
-                                         T* out, std::size_t batch, std::size_t depth,
-                                         std::size_t rows, std::size_t cols, std::size_t in_py,
-                                         std::size_t in_pz, std::size_t out_py, std::size_t out_pz,
+cudaError_t launch_stencil3d_fused_strip(const stencil3d_fused_strip_policy& p, const T* in, T* out,
+                                         std::size_t batch, std::size_t depth, std::size_t rows,
+                                         std::size_t cols, std::size_t in_py, std::size_t in_pz,
+                                         std::size_t out_py, std::size_t out_pz,
                                          std::size_t in_stride, std::size_t out_stride,
                                          std::size_t z_begin, std::size_t z_end, const Weights& w,
                                          const boundary3d& b, cudaStream_t stream) {
-  const auto out_x = static_cast<std::size_t>(strip_width<T> - 2 * fused_strip_reach<Rad, Steps, T>);
+  const auto out_x =
+      static_cast<std::size_t>(strip_width<T> - 2 * fused_strip_reach<Rad, Steps, T>);
   const auto out_y = static_cast<std::size_t>(p.warps * p.rows - 2 * Steps * Rad);
   const std::size_t tasks = ceil_div(cols, out_x) * ceil_div(rows, out_y) *
                             ceil_div(z_end - z_begin, static_cast<std::size_t>(p.z_chunk)) * batch;
