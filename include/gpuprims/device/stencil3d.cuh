@@ -77,12 +77,14 @@ template <int Rad, stencil_shape Shape, class Tuning = stencil3d_tuning, class T
 /// Steps applications of apply_stencil3d<Rad, Shape> (weights, or a user update) in one pass over
 /// memory (temporal blocking): the same arguments, and the same bits as Steps single steps (each
 /// step's outputs the next step's inputs, points outside the grid supplied by `b` from that step's
-/// values). Blocks march columns of tiles along z with every step's last 2 Rad + 1 planes of the
-/// span in shared memory (each step Rad planes behind the one before, the span recomputing
-/// Steps x Rad points around the tile), so the grid moves through memory about once.
-/// 2 x Steps x Rad must stay below 32; Steps x (2 Rad + 1) planes of a span at least one tile row
-/// tall must fit a block's shared memory on the device (stencil3d_fused_tuning), else
-/// cudaErrorInvalidValue; the checks of apply_stencil3d. Asynchronous on `stream`.
+/// values). Blocks march overlapping spans along z, each step Rad planes behind the one before
+/// and the spans recomputing Steps x Rad points around their outputs, so the grid moves through
+/// memory about once: weights of up to 4 steps of radius 1 (2 of radius 2) keep every step's
+/// planes in registers (register streaming), deeper fusions and user updates keep them in shared
+/// memory (stencil3d_fused_tuning; docs/stencil.md has what each costs). 2 x Steps x Rad must stay
+/// below 32; where the shared memory path runs, Steps x (2 Rad + 1) planes of a span at least one
+/// tile row tall must fit a block's shared memory on the device, else cudaErrorInvalidValue; the
+/// checks of apply_stencil3d. Asynchronous on `stream` (one to three launches).
 ///
 ///   gpuprims::stencil3d_weights<float, 1> w{};  // an explicit heat step, 7 points
 ///   w.w[1][1][0] = w.w[1][1][2] = w.w[1][0][1] = w.w[1][2][1] = w.w[0][1][1] = w.w[2][1][1] = .1f;

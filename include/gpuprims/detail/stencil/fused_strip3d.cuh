@@ -128,8 +128,8 @@ struct fused_strip3d_state<Rad, stencil_shape::box, Rows, T> {
 };
 
 // A column of spans' x rules, in shared memory (stencil3d_fused_tuning::strip_shared_bytes counts
-// them): each lane's elements' source columns, and strip_rule_x's sources. The y rules follow
-// (fused_strip3d_kernel).
+// them): each lane's elements' source columns, and strip_rule_x's sources. The y rules' tables
+// follow them (their length depends on the span: stencil3d_fused_strip_kernel).
 template <class T>
 struct fused_strip3d_tables {
   std::int64_t load_x[32][strip_vector<T>];
@@ -278,9 +278,9 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
       const bool rule_x =
           (xs < 0 || xs + strip_width<T> > nx) && b.x.mode != boundary_mode::periodic;
       const bool rule_y = (ys < 0 || ys + H > ny) && b.y.mode != boundary_mode::periodic;
-      // The columns' rules, resolved once a column of spans (every warp's lanes read the same
-      // columns): where each of a lane's elements loads (-1: the x rule's constant), and
-      // strip_rule_x's sources.
+      // The rules, resolved once a column of spans: the rows' (load_y, rule_y_row), then the
+      // columns' (every warp's lanes read the same columns): where each of a lane's elements
+      // loads (-1: the x rule's constant), and strip_rule_x's sources.
       for (int i = static_cast<int>(threadIdx.x); i < H + 2 * Rad; i += 32 * p.warps) {
         const std::int64_t y = ys + i - Rad;
         const bool constant = (y < 0 || y >= ny) && b.y.mode == boundary_mode::constant;
