@@ -81,7 +81,8 @@ template <int Rad, stencil_shape Shape, class Tuning = stencil3d_tuning, class T
 /// and the spans recomputing Steps x Rad points around their outputs, so the grid moves through
 /// memory about once: weights of up to 4 steps of radius 1 (2 of radius 2) keep every step's
 /// planes in registers (register streaming), deeper fusions and user updates keep them in shared
-/// memory (stencil3d_fused_tuning; docs/stencil.md has what each costs). 2 x Steps x Rad must stay
+/// memory (stencil3d_fused_tuning; docs/stencil.md has what each costs); one step of weights with
+/// the library's tuning runs apply_stencil3d's kernel, which is faster. 2 x Steps x Rad must stay
 /// below 32; where the shared memory path runs, Steps x (2 Rad + 1) planes of a span at least one
 /// tile row tall must fit a block's shared memory on the device, else cudaErrorInvalidValue; the
 /// checks of apply_stencil3d. Asynchronous on `stream` (one to three launches).
@@ -109,9 +110,18 @@ template <int Rad, stencil_shape Shape, int Steps, class Tuning = stencil3d_fuse
   GPUPRIMS_RETURN_IF_ERROR(detail::validate_stencil3d(in, out, batch, depth, rows, cols, in_pitch_y,
                                                       in_pitch_z, out_pitch_y, out_pitch_z,
                                                       in_batch_stride, out_batch_stride, b));
-  return detail::launch_stencil3d_fused<Tuning, Rad, Shape, Steps>(
-      in, out, batch, depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z,
-      in_batch_stride, out_batch_stride, weights, b, stream);
+  if constexpr (Steps == 1 && !detail::is_stencil_update<Weights> &&
+                std::is_same_v<Tuning, stencil3d_fused_tuning>) {
+    // One step of weights with the library's tuning: apply_stencil3d's kernel, the same bits and
+    // faster (docs/stencil.md: 403 against 539 us for the 7-point star on 512^3 floats).
+    return detail::launch_stencil3d<stencil3d_tuning, Rad, Shape>(
+        in, out, batch, depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z,
+        in_batch_stride, out_batch_stride, weights, b, stream);
+  } else {
+    return detail::launch_stencil3d_fused<Tuning, Rad, Shape, Steps>(
+        in, out, batch, depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z,
+        in_batch_stride, out_batch_stride, weights, b, stream);
+  }
 }
 
 /// One grid, Steps steps in one pass.
