@@ -2,7 +2,8 @@
 // default) and without a workspace argument, against cub::DeviceReduce::Sum (Max) with its
 // temporary storage allocated outside the timing and a cudaMemcpyAsync of the input (bytes read and
 // written: the bandwidth a pass can reach). Bytes counted for the reductions: the input, read once.
-// With --full: more sizes, the max family, the same passes launched without programmatic dependent
+// The default with a launch for every pass (no pass finished by its last block) beside it. With
+// --full: more sizes, the max family, the same passes launched without programmatic dependent
 // launch or without the early start of the next pass, and other tile shapes above 8 MiB.
 #include <gpuprims/device/reduce.cuh>
 
@@ -29,6 +30,16 @@ struct late_next_pass_tuning {
   __host__ __device__ static constexpr reduce_policy select(int arch) {
     reduce_policy p = reduce_tuning::select(arch);
     p.early_next_pass_max_tiles = 0;
+    return p;
+  }
+};
+
+// The default's policy with every pass launched (the final one too) instead of the last pass run by
+// the last block of the one before: the difference is what the saved launch buys.
+struct separate_final_pass_tuning {
+  __host__ __device__ static constexpr reduce_policy select(int arch) {
+    reduce_policy p = reduce_tuning::select(arch);
+    p.last_block_finishes_max_tiles = 0;
     return p;
   }
 };
@@ -72,6 +83,8 @@ void register_reduce(const options& opt) {
       {"n"});
   add(opt, "reduce_float", "gpuprims::reduce_no_workspace", role::variant,
       reduce_no_workspace_bench<plus<float>>, sizes, {"n"});
+  add(opt, "reduce_float", "gpuprims::reduce_separate_final_pass", role::variant,
+      reduce_default_bench<float, separate_final_pass_tuning>, sizes, {"n"});
   if (opt.full) {
     add(opt, "reduce_float", "gpuprims::reduce_plain_launch", role::variant,
         reduce_default_bench<float, plain_launch_tuning>, sizes, {"n"});

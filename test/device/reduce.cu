@@ -24,18 +24,22 @@ namespace {
 
 using namespace gpuprims::test;
 
-// A caller's policy: small blocks, every input above 4 KiB in the large shape, no dependent launch.
+// A caller's policy: small blocks, every input above 4 KiB in the large shape, no dependent launch,
+// a pass of any size finished by its last block (the suite's largest sizes take three passes
+// here, so a second pass ends that way).
 struct small_blocks_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_policy select(int) {
-    return {{64, 2}, {128, 1}, 4096, 0, false, 0};
+    return {{64, 2}, {128, 1}, 4096, 0, false, 0, std::size_t{1} << 30};
   }
 };
 
-// The library's policy with every pass but the last letting the next start early.
+// The library's policy with every pass launched, the last one too, and every pass but the last
+// letting the next start early.
 struct early_next_pass_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
     gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
     p.early_next_pass_max_tiles = std::size_t{1} << 30;
+    p.last_block_finishes_max_tiles = 0;
     return p;
   }
 };
@@ -60,6 +64,12 @@ template <class Tuning, class Item, class T, class Op>
 cudaError_t run_with_workspace(const Item* in, T* out, std::size_t n, T init, Op op, void* ws,
                                std::size_t bytes) {
   return gpuprims::reduce<Tuning>(in, out, n, init, op, ws, bytes);
+}
+
+template <class Tuning, class Item, class T, class Op>
+cudaError_t run_with_workspace_on(const Item* in, T* out, std::size_t n, T init, Op op, void* ws,
+                                  std::size_t bytes, cudaStream_t s) {
+  return gpuprims::reduce<Tuning>(in, out, n, init, op, ws, bytes, s);
 }
 
 template <class T>
@@ -179,7 +189,7 @@ T check_reduce(const std::string& name, const std::vector<Item>& items, std::siz
   std::size_t bytes = 0;
   GPUPRIMS_CHECK_CUDA((gpuprims::reduce_workspace_bytes<Item, T, Tuning>(n, bytes)));
   if constexpr (std::is_same_v<Tuning, gpuprims::reduce_tuning> && sizeof(T) <= 8) {
-    CHECK(bytes <= 512 + n * sizeof(Item) / 4096);  // as documented
+    CHECK(bytes <= 768 + n * sizeof(Item) / 2048);  // as documented
   }
   device_buffer workspace(bytes);
   workspace.poison();  // no zeroing asked for: garbage must not matter
@@ -385,6 +395,58 @@ struct int_input {
 };
 
 }  // namespace
+
+TEST_CASE("gpuprims::reduce with a caller's workspace, captured once and replayed",
+          "[reduce][gpu]") {
+  // A graph replays a call with the same arguments, the pass's mark included: each call must leave
+  // the workspace so that the next one does not take the last one's partials for its own. Sizes
+  // whose first pass ends in its last block under the library's policy (one launch: 9 and 128
+  // tiles), by the default grid and by three blocks.
+  cudaError_t (*calls[2])(const std::int32_t*, long long*, std::size_t, long long,
+                          gpuprims::plus<long long>, void*, std::size_t, cudaStream_t) = {
+      &run_with_workspace_on<gpuprims::reduce_tuning, std::int32_t, long long,
+                             gpuprims::plus<long long>>,
+      &run_with_workspace_on<three_blocks_tuning, std::int32_t, long long,
+                             gpuprims::plus<long long>>};
+  for (std::size_t n : {std::size_t{70001}, (std::size_t{1} << 20) + 1}) {
+    for (int grid = 0; grid < 2; ++grid) {
+      INFO("n = " << n << ", " << (grid == 0 ? "default grid" : "three blocks"));
+      std::size_t bytes = 0;
+      GPUPRIMS_CHECK_CUDA((gpuprims::reduce_workspace_bytes<std::int32_t, long long>(n, bytes)));
+      device_buffer in(n * sizeof(std::int32_t)), out(sizeof(long long)), ws(bytes);
+      ws.poison();
+      cudaStream_t s = nullptr;
+      GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      GPUPRIMS_CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+      GPUPRIMS_CHECK_CUDA(calls[grid](reinterpret_cast<const std::int32_t*>(in.data()),
+                                      reinterpret_cast<long long*>(out.data()), n, 5, {}, ws.data(),
+                                      bytes, s));
+      cudaGraph_t graph = nullptr;
+      std::size_t nodes = 0;
+      GPUPRIMS_CHECK_CUDA(cudaStreamEndCapture(s, &graph));
+      GPUPRIMS_CHECK_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+      REQUIRE(nodes == 1);  // one launch: the first pass ends in its last block
+      cudaGraphExec_t exec = nullptr;
+      GPUPRIMS_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+      GPUPRIMS_CHECK_CUDA(cudaGraphDestroy(graph));
+      for (int replay = 0; replay < 4; ++replay) {
+        const int_input input(n);  // new numbers every time
+        GPUPRIMS_CHECK_CUDA(cudaMemcpy(in.data(), input.data(), n * sizeof(std::int32_t),
+                                       cudaMemcpyDeviceToDevice));
+        out.poison();
+        GPUPRIMS_CHECK_CUDA(cudaGraphLaunch(exec, s));
+        GPUPRIMS_CHECK_CUDA(cudaStreamSynchronize(s));
+        long long got = 0;
+        GPUPRIMS_CHECK_CUDA(cudaMemcpy(&got, out.data(), sizeof(got), cudaMemcpyDeviceToHost));
+        INFO("replay " << replay);
+        CHECK(got == input.sum + 5);
+      }
+      GPUPRIMS_CHECK_CUDA(cudaGraphExecDestroy(exec));
+      GPUPRIMS_CHECK_CUDA(cudaStreamDestroy(s));
+      GPUPRIMS_CHECK_LAUNCH();
+    }
+  }
+}
 
 TEST_CASE("gpuprims::reduce without a workspace: concurrent streams, threads and graphs",
           "[reduce][gpu]") {

@@ -18,8 +18,8 @@
 namespace gpuprims {
 
 /// Bytes of workspace gpuprims::reduce needs for n items of Item reduced in T, on the current
-/// device: 0 for inputs one block reduces alone; never more than about n * sizeof(Item) / 4096.
-/// The workspace needs no preparation (no zeroing) and keeps nothing between calls.
+/// device: 0 for inputs one block reduces alone; never more than about 768 + n * sizeof(Item) /
+/// 2048. The workspace needs no preparation (no zeroing): docs/reduce.md, "The workspace".
 template <class Item, class T = Item, class Tuning = reduce_tuning>
 [[nodiscard]] cudaError_t reduce_workspace_bytes(std::size_t n, std::size_t& bytes) {
   detail::device_facts facts;
@@ -33,9 +33,9 @@ template <class Item, class T = Item, class Tuning = reduce_tuning>
 /// (__half into float, int8 into int64); Op takes and returns T. Op must be associative and
 /// commutative (tiles interleave the input), as for cub::DeviceReduce. The combination order is a
 /// function of n and of the input's address modulo 16 only, the same on every GPU, so results
-/// repeat bit for bit across runs and devices (docs/reduce.md, "The order"). One launch per pass:
-/// one for up to 8192 floats, two up to 2^26, three above. A workspace serves one call at a time:
-/// calls that may overlap (two streams, two graphs) need one each. n == 0 writes init. A null
+/// repeat bit for bit across runs and devices (docs/reduce.md, "The order"). One launch up to 2^21
+/// floats (the first pass's last block finishes), two up to 2^34. A workspace serves one call at a
+/// time: calls that may overlap (two streams, two graphs) need one each. n == 0 writes init. A null
 /// `out`, a null `in` with n > 0, or a needed workspace that is null, short or misaligned return
 /// cudaErrorInvalidValue and launch nothing.
 ///
@@ -63,9 +63,12 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op>
   }
   std::size_t bytes = 0;
   GPUPRIMS_RETURN_IF_ERROR((reduce_workspace_bytes<Item, T, Tuning>(n, bytes)));
-  return detail::with_stream_workspace(stream, bytes, [&](void* workspace) {
-    return reduce<Tuning>(in, out, n, init, op, workspace, bytes, stream);
-  });
+  return detail::with_stream_workspace(
+      stream, bytes,
+      [&](void* workspace) {
+        return reduce<Tuning>(in, out, n, init, op, workspace, bytes, stream);
+      },
+      detail::workspace_zeroed);
 }
 
 /// The reductions without `init`, for operators with an identity (plus, minimum, maximum and the

@@ -3,9 +3,10 @@
 // first on a stream allocates. Under stream capture the buffer is allocated and freed inside the
 // graph instead, so every instantiated graph owns its own.
 //
-// Purposes: scratch (0: the launcher writes before it reads, nothing kept between calls) and
-// look-back state (the record size of gpuprims::lookback's layout: zeroed when allocated, then
-// kept in the state each call leaves for the next; one buffer per layout).
+// Purposes: scratch (0: the launcher writes before it reads, nothing kept between calls), zeroed
+// (1: zeroed when allocated; gpuprims::reduce's marks) and look-back state (the record size of
+// gpuprims::lookback's layout, 8 bytes or more: zeroed when allocated, then kept in the state each
+// call leaves for the next; one buffer per layout).
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -37,6 +38,9 @@ struct stream_workspace_key {
 };
 
 inline constexpr std::size_t workspace_scratch = 0;
+// Zeroed when allocated, nothing kept: for launchers that read marks their last call left cleared
+// and that must not read never-written memory (compute-sanitizer's initcheck), as gpuprims::reduce.
+inline constexpr std::size_t workspace_zeroed = 1;
 
 struct stream_workspace_entry {
   void* data = nullptr;

@@ -30,6 +30,11 @@ struct reduce_policy {
   /// With dependent launch: a pass of at most this many tiles lets the next pass be scheduled as it
   /// starts (griddepcontrol.launch_dependents; the next still waits for its memory). 0: never.
   std::size_t early_next_pass_max_tiles;
+  /// Where the pass after a pass of at most this many tiles would be the last (its partials fit
+  /// one `small` tile), the pass's last block waits for the others' partials and reduces them
+  /// itself: one launch fewer, the same bits. Only for accumulators that load as 16-byte words, and
+  /// `small.block_threads` at most the pass's own block's. 0: every pass is launched.
+  std::size_t last_block_finishes_max_tiles = 0;
 };
 
 /// The library's reduce policy for code built for `arch` (compute capability x 10): the same for
@@ -53,6 +58,11 @@ struct reduce_tuning {
     // 26.58 against 27.53 and 27.54 us at 2^24 floats (2048 tiles); 2^28 (32768 tiles) unchanged,
     // where a grid of many blocks pays for the signal (notes/design.md).
     p.early_next_pass_max_tiles = 4096;
+    // One launch up to 2^21 floats instead of two. reduce_float, one run on the H100 (limit 0 /
+    // 256 / 8192, us): 2^16 7.0-7.3 / 4.3-4.5 / 4.2; 2^20 7.2-8.3 / 5.3-5.8 / 5.2-5.6; 2^21 (256
+    // tiles) 6.8-7.0 / 6.4 / 6.3-6.4; 2^22 (512) 7.6-7.8 / - / 9.0-9.4; 2^23 11.3 / - / 13.3:
+    // past a wave of blocks, every block's release of its mark costs more than the launch saved.
+    p.last_block_finishes_max_tiles = 256;
     return p;
   }
 };

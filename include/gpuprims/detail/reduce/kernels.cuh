@@ -1,8 +1,9 @@
 // gpuprims::reduce's passes, their workspace and their launches. Each pass cuts its input into
 // tiles (tiles.cuh), one block reduces one tile to one partial; the partials are the next pass's
-// input, until one tile remains, whose block writes op(init, total). The kernel reads its shape
-// from the policy for the architecture it was compiled for; the host picks the same policy by the
-// architecture the library's code runs as on the device.
+// input, until one tile remains, whose block writes op(init, total); where the policy allows, the
+// pass before that one ends in its last block instead (one launch fewer). The kernel reads its
+// shape from the policy for the architecture it was compiled for; the host picks the same policy by
+// the architecture the library's code runs as on the device.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -13,7 +14,10 @@
 #include <gpuprims/tuning/reduce.cuh>
 
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -30,13 +34,76 @@ template <class Tuning, bool Large>
 inline constexpr reduce_shape reduce_shape_here =
     reduce_shape_for<Tuning, Large>(GPUPRIMS_TARGET_ARCH);
 
+// A pass whose last block finishes the reduction (reduce_policy::last_block_finishes_max_tiles):
+// every tile's block marks its partial ready in `marks[tile]` with this call's `mark` (odd, so
+// never the cleared 0); the grid's last block waits until every partial is marked, reduces them as
+// the final pass would (one `small` tile, the same order and bits), writes op(init, total) to `out`
+// and clears the marks. The mark is new for every call the host makes, so a workspace full of
+// garbage or of an earlier call's marks is never taken for ready partials, and the clearing lets a
+// graph replay the same mark. The wait relies on the blocks of a grid starting in index order (so
+// the others have all started once the last one runs), as CUB's and gpuprims' decoupled look-backs
+// do.
+template <class T>
+struct reduce_finish {
+  unsigned long long* marks = nullptr;  // null: the pass writes its partials and ends
+  unsigned long long mark = 0;
+  T* out = nullptr;
+};
+
+// Whether a pass of this kernel can finish in its last block: the final pass's tile shape (the
+// policy's small one) fits in the block, and T loads as 16-byte words.
+template <class Tuning, bool Large, class T>
+inline constexpr bool reduce_last_block_can_finish =
+    reduce_vectorizable<T> && (reduce_shape_here<Tuning, false>.block_threads <=
+                               reduce_shape_here<Tuning, Large>.block_threads);
+
+// The final pass over the `count` partials at `partials` (one small tile, which the host checked),
+// run by the pass's last block once every partial is marked; clears the marks after.
+template <class Tuning, class BlockStep, int Threads, class T, class Op>
+__device__ void reduce_finish_in_block(typename BlockStep::storage& storage, const T* partials,
+                                       std::size_t count, const T& init, Op& op,
+                                       const reduce_finish<T>& finish, int rank) {
+  constexpr reduce_shape shape = reduce_shape_here<Tuning, false>;
+  // Rounds of the whole block reading every mark (all of a thread's loads in flight at once, one
+  // round trip a round) until all are there; then an acquire fence, so that the partials read
+  // below are the ones the marks were released after, in every thread (the barrier orders the
+  // other threads' reads after it). The first barrier also ends warp 0's reads of the storage.
+  for (bool ready = false; !ready;) {
+    bool mine = true;
+    for (int i = rank; i < static_cast<int>(count); i += Threads) {
+      mine &= cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[i])
+                  .load(cuda::memory_order_relaxed) == finish.mark;
+    }
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    ready = __syncthreads_and(mine) != 0;
+    if (!ready) {
+      __nanosleep(64);
+    }
+  }
+  const reduce_layout<T> layout(partials, count);
+  int owners = reduce_tile_owners(layout, 0, 1, shape.block_threads, reduce_tile_words(shape));
+  T mine{};
+  if (rank < shape.block_threads) {
+    mine = reduce_tile_share<shape.block_threads, shape.words_per_thread, T, Op, T, true>(
+        partials, layout, 0, 1, op, rank, owners);
+  }
+  const T total = BlockStep::partial(storage, op, mine, owners, rank);
+  if (rank == 0) {
+    *finish.out = op(init, total);
+  }
+  for (int i = rank; i < static_cast<int>(count); i += Threads) {
+    finish.marks[i] = 0;
+  }
+}
+
 // One pass. With `final_pass` there is one tile and its block writes *out = op(init, total);
-// otherwise the block of tile p writes out[p]. Nothing is kept between launches: no counter, no
-// flag, so a workspace needs no preparation and a launch that died leaves nothing behind.
+// otherwise the block of tile p writes out[p] (and, with finish.marks, the last block finishes).
+// Nothing else is kept between launches: no counter, no flag, so a workspace needs no preparation
+// and a launch that died leaves nothing that misleads the next.
 template <class Tuning, bool Large, class T, class Op, class Item>
 __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads)
     reduce_pass_kernel(const Item* __restrict__ in, std::size_t n, T* __restrict__ out, T init,
-                       Op op, bool final_pass, bool early_next_pass) {
+                       Op op, bool final_pass, bool early_next_pass, reduce_finish<T> finish) {
   constexpr reduce_shape shape = reduce_shape_here<Tuning, Large>;
   constexpr int threads = shape.block_threads;
   static_assert(threads % 32 == 0 && threads <= 1024,
@@ -62,10 +129,20 @@ __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads
         *out = op(init, total);
       } else {
         out[tile] = total;
+        if (finish.marks != nullptr) {
+          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[tile])
+              .store(finish.mark, cuda::memory_order_release);
+        }
       }
     }
     if (tile + gridDim.x < tiles) {
       __syncthreads();  // the storage is reused by the next tile
+    }
+  }
+  if constexpr (reduce_last_block_can_finish<Tuning, Large, T>) {
+    if (finish.marks != nullptr && blockIdx.x == gridDim.x - 1) {
+      reduce_finish_in_block<Tuning, block_step, threads>(storage, out, tiles, init, op, finish,
+                                                          rank);
     }
   }
 }
@@ -86,8 +163,18 @@ inline constexpr std::size_t reduce_workspace_alignment = 256;
 
 constexpr std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 
+// Whether the pass over the `partials` partials a pass leaves (256-byte aligned) would be the last:
+// one tile of the small shape.
+template <class T>
+constexpr bool reduce_next_pass_is_last(const reduce_policy& p, std::size_t partials) {
+  return partials * sizeof(T) <= p.small_max_bytes &&
+         reduce_tile_count(partials / reduce_items_per_word<T>, p.small) == 1;
+}
+
 // Workspace: the first pass's partials, then the second pass's; later passes alternate between the
-// two (each writes fewer partials than the pass two before). None when one tile does it all.
+// two (each writes fewer partials than the pass two before). Then the marks of a pass whose last
+// block finishes (one a tile: at most the policy's limit, one small tile's items and the first
+// pass's tiles). None when one tile does it all.
 template <class Item, class T>
 constexpr std::size_t reduce_workspace_bytes_for(const reduce_policy& p, std::size_t n) {
   const std::size_t first = reduce_partials_bound<Item>(p, n);
@@ -95,8 +182,24 @@ constexpr std::size_t reduce_workspace_bytes_for(const reduce_policy& p, std::si
     return 0;
   }
   const std::size_t second = reduce_partials_bound<T>(p, first);
+  std::size_t marks = 0;
+  if (p.last_block_finishes_max_tiles > 0 && reduce_vectorizable<T>) {
+    std::size_t most = (reduce_tile_words(p.small) + 1) * reduce_items_per_word<T>;
+    most = most < p.last_block_finishes_max_tiles ? most : p.last_block_finishes_max_tiles;
+    marks = (first < most ? first : most) * sizeof(unsigned long long);
+  }
   return round_up(first * sizeof(T), reduce_workspace_alignment) +
-         (second > 1 ? second * sizeof(T) : 0);
+         round_up(second > 1 ? second * sizeof(T) : 0, reduce_workspace_alignment) + marks;
+}
+
+// A new mark for every call (odd, so never the cleared 0): a process-wide count from a start that
+// differs from run to run, so that marks left in a workspace by another process or run do not
+// match.
+inline unsigned long long next_reduce_mark() {
+  static std::atomic<unsigned long long> next{
+      static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) *
+      0x9E3779B97F4A7C15ull};
+  return next.fetch_add(2, std::memory_order_relaxed) | 1;
 }
 
 // Operators with an identity (Op::identity()) serve the overloads without `init`.
@@ -107,11 +210,13 @@ inline constexpr bool has_identity<Op, T, std::void_t<decltype(Op::identity())>>
     std::is_convertible_v<decltype(Op::identity()), T>;
 
 // One pass over n items of Item into `partials`, or into `out` when one tile is left; gives the
-// number of tiles it reduced.
+// number of tiles it reduced, and whether it finished the reduction in its last block (with
+// `marks`, where the policy and the next pass allow it).
 template <class Tuning, class T, class Op, class Item>
 cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Item* in,
                                std::size_t n, T* partials, T* out, T init, Op op,
-                               cudaStream_t stream, std::size_t& tiles) {
+                               unsigned long long* marks, unsigned long long mark,
+                               cudaStream_t stream, std::size_t& tiles, bool& finished) {
   const bool large = n * sizeof(Item) > p.small_max_bytes;
   const reduce_shape shape = large ? p.large : p.small;
   tiles = reduce_tile_count(reduce_layout<Item>(in, n).words, shape);
@@ -120,15 +225,23 @@ cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Ite
     blocks = p.max_blocks;
   }
   const bool final_pass = tiles == 1;
-  const bool early_next_pass = dependent && !final_pass && tiles <= p.early_next_pass_max_tiles;
+  finished = !final_pass && marks != nullptr && tiles <= p.last_block_finishes_max_tiles &&
+             reduce_vectorizable<T> && p.small.block_threads <= shape.block_threads &&
+             reduce_next_pass_is_last<T>(p, tiles);
+  reduce_finish<T> finish{};
+  if (finished) {
+    finish = {marks, mark, out};
+  }
+  const bool early_next_pass =
+      dependent && !final_pass && !finished && tiles <= p.early_next_pass_max_tiles;
   T* dst = final_pass ? out : partials;
   const dim3 block(static_cast<unsigned int>(shape.block_threads));
   return large ? launch<reduce_pass_kernel<Tuning, true, T, Op, Item>>(
                      grid_x(blocks), block, stream, dependent, in, n, dst, init, op, final_pass,
-                     early_next_pass)
+                     early_next_pass, finish)
                : launch<reduce_pass_kernel<Tuning, false, T, Op, Item>>(
                      grid_x(blocks), block, stream, dependent, in, n, dst, init, op, final_pass,
-                     early_next_pass);
+                     early_next_pass, finish);
 }
 
 template <class Tuning, class Item, class T, class Op>
@@ -152,19 +265,26 @@ cudaError_t launch_reduce(const Item* in, T* out, std::size_t n, T init, Op op, 
     return cudaErrorInvalidValue;
   }
   auto* bytes = static_cast<unsigned char*>(workspace);
+  const std::size_t first = reduce_partials_bound<Item>(p, n);
+  const std::size_t second = reduce_partials_bound<T>(p, first);
+  const std::size_t first_bytes = round_up(first * sizeof(T), reduce_workspace_alignment);
+  const std::size_t marks_at =
+      first_bytes + round_up(second > 1 ? second * sizeof(T) : 0, reduce_workspace_alignment);
   T* buffers[2] = {reinterpret_cast<T*>(bytes),
-                   needed == 0 ? nullptr
-                               : reinterpret_cast<T*>(
-                                     bytes + round_up(reduce_partials_bound<Item>(p, n) * sizeof(T),
-                                                      reduce_workspace_alignment))};
+                   needed == 0 ? nullptr : reinterpret_cast<T*>(bytes + first_bytes)};
+  unsigned long long* marks =
+      needed > marks_at ? reinterpret_cast<unsigned long long*>(bytes + marks_at) : nullptr;
+  const unsigned long long mark = marks == nullptr ? 0 : next_reduce_mark();
   std::size_t tiles = 0;
-  GPUPRIMS_RETURN_IF_ERROR(
-      launch_reduce_pass<Tuning>(p, dependent, in, n, buffers[0], out, init, op, stream, tiles));
-  for (int pass = 1; tiles > 1; ++pass) {
+  bool finished = false;
+  GPUPRIMS_RETURN_IF_ERROR(launch_reduce_pass<Tuning>(p, dependent, in, n, buffers[0], out, init,
+                                                      op, marks, mark, stream, tiles, finished));
+  for (int pass = 1; tiles > 1 && !finished; ++pass) {
     const T* src = buffers[(pass - 1) % 2];
     const std::size_t count = tiles;
     GPUPRIMS_RETURN_IF_ERROR(launch_reduce_pass<Tuning>(p, dependent, src, count, buffers[pass % 2],
-                                                        out, init, op, stream, tiles));
+                                                        out, init, op, marks, mark, stream, tiles,
+                                                        finished));
   }
   return cudaSuccess;
 }

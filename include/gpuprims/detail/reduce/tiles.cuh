@@ -67,20 +67,57 @@ __host__ __device__ constexpr std::size_t reduce_tile_count(std::size_t words,
   return words == 0 ? 1 : (words + reduce_tile_words(s) - 1) / reduce_tile_words(s);
 }
 
+// How many leading threads of a block of `threads` hold a value of tile `tile` (of `tiles`).
+template <class Item>
+__host__ __device__ constexpr int reduce_tile_owners(const reduce_layout<Item>& layout,
+                                                     std::size_t tile, std::size_t tiles,
+                                                     std::size_t threads, std::size_t tile_words) {
+  const std::size_t base = tile * tile_words;
+  std::size_t own = layout.words > base ? layout.words - base : 0;
+  own = own < threads ? own : threads;
+  if (tile == 0 && layout.head > own) {
+    own = layout.head;
+  }
+  if (tile == tiles - 1 && layout.tail > own) {
+    own = layout.tail;
+  }
+  return static_cast<int>(own);
+}
+
+// An item read at the L2 (ld.global.cg), never from an SM's own caches: for partials that other
+// blocks of the running grid wrote.
+template <class Item>
+__device__ __forceinline__ Item load_from_l2(const Item* p) {
+  using word = typename vector_word<sizeof(Item)>::type;
+  const word w = __ldcg(reinterpret_cast<const word*>(p));
+  Item item;
+  memcpy(&item, &w, sizeof(Item));
+  return item;
+}
+
 // Thread `rank` of the block that reduces tile `tile` (of `tiles`) folds, in this order: head item
 // `rank` (tile 0 only), its words tile * S + k * Threads + rank for k = 0 .. Words - 1 (all loads
 // in flight first; each word's items in address order), tail item `rank` (the last tile only).
 // Returns the value and how many leading threads of the block hold one (the owners are a prefix).
-template <int Threads, int Words, class T, class Op, class Item>
+// With `FromL2` every load goes to the L2 (load_from_l2): for items this grid wrote.
+template <int Threads, int Words, class T, class Op, class Item, bool FromL2 = false>
 __device__ __forceinline__ T reduce_tile_share(const Item* in, const reduce_layout<Item>& layout,
                                                std::size_t tile, std::size_t tiles, Op& op,
                                                int rank, int& owners) {
   constexpr std::size_t per_word = reduce_items_per_word<Item>;
   constexpr std::size_t tile_words = std::size_t{Threads} * Words;
+  static_assert(!FromL2 || reduce_vectorizable<Item>, "L2 loads are for 1 to 16-byte items");
+  const auto load_item = [&](std::size_t i) {
+    if constexpr (FromL2) {
+      return load_from_l2(in + i);
+    } else {
+      return in[i];
+    }
+  };
   accumulator<T, Op> acc;
   const auto r = static_cast<std::size_t>(rank);
   if (tile == 0 && r < layout.head) {
-    acc.add(static_cast<T>(in[r]), op);
+    acc.add(static_cast<T>(load_item(r)), op);
   }
   const std::size_t base = tile * tile_words;
   const auto add_word = [&](int, const auto& word) {
@@ -96,7 +133,9 @@ __device__ __forceinline__ T reduce_tile_share(const Item* in, const reduce_layo
     }
   };
   const auto load_word = [&](std::size_t w) {
-    if constexpr (reduce_vectorizable<Item>) {
+    if constexpr (FromL2) {
+      return __ldcg(reinterpret_cast<const uint4*>(in + layout.head) + w);
+    } else if constexpr (reduce_vectorizable<Item>) {
       return reinterpret_cast<const uint4*>(in + layout.head)[w];
     } else {
       return in[w];
@@ -114,19 +153,10 @@ __device__ __forceinline__ T reduce_tile_share(const Item* in, const reduce_layo
       }
     }
   }
-  const bool last = tile == tiles - 1;
-  if (last && r < layout.tail) {
-    acc.add(static_cast<T>(in[layout.head + layout.words * per_word + r]), op);
+  if (tile == tiles - 1 && r < layout.tail) {
+    acc.add(static_cast<T>(load_item(layout.head + layout.words * per_word + r)), op);
   }
-  std::size_t own = layout.words > base ? layout.words - base : 0;
-  own = own < Threads ? own : Threads;
-  if (tile == 0 && layout.head > own) {
-    own = layout.head;
-  }
-  if (last && layout.tail > own) {
-    own = layout.tail;
-  }
-  owners = static_cast<int>(own);
+  owners = reduce_tile_owners(layout, tile, tiles, Threads, tile_words);
   return acc.value;
 }
 
