@@ -94,9 +94,9 @@ struct device_scratch {
 
 // Times `launch(stream)` with CUDA events (UseManualTime) after a warm-up, and reports the median
 // per-launch time: GB/s of `bytes` (the minimum the operation must move), % of the theoretical
-// peak, and microseconds. Each benchmark iteration times a batch of back-to-back launches sized to
-// ~100 us, so that event and launch jitter (a few us) does not swamp small, L2-resident sizes; the
-// baselines of a family are timed the same way.
+// peak, and microseconds. Each benchmark iteration times a batch of back-to-back launches of at
+// least 100 us, so that event and launch jitter (a few us) does not swamp small, L2-resident sizes;
+// the baselines of a family are timed the same way.
 template <class Launch>
 void time_launches(benchmark::State& state, std::size_t bytes, Launch launch) {
   if (profiling()) {
@@ -122,23 +122,33 @@ void time_launches(benchmark::State& state, std::size_t bytes, Launch launch) {
     state.SkipWithError("stream or event creation failed");
     return;
   }
-  // Warm-up, and the batch size from the warm launches' time.
-  int batch = 1;
-  float warm_ms = 0;
-  cudaEventRecord(start, stream);
+  // Warm-up, then the batch: doubled from one launch until a batch takes at least 100 us. The
+  // first launch after the GPU went idle costs more than the next ones; sized from a few launches'
+  // time (as before 2026-11-24) a batch came out shorter for any variant with such a cost, or with
+  // a first call that allocates (the launchers without a workspace argument), which then exposed
+  // more of that cost: reduce without a workspace at 2^16 floats got batches of 9 against the
+  // workspace call's 15, 5.10 against 4.32 us, and a rerun of the same binary gave other batches.
   for (int i = 0; i < 3; ++i) {
     launch(stream);
   }
-  cudaEventRecord(stop, stream);
-  cudaError_t status = cudaEventSynchronize(stop);
-  if (status == cudaSuccess) {
-    status = cudaGetLastError();
-  }
-  if (status == cudaSuccess && cudaEventElapsedTime(&warm_ms, start, stop) == cudaSuccess) {
-    const double per_launch_us = warm_ms * 1e3 / 3;
-    batch = per_launch_us >= 100
-                ? 1
-                : static_cast<int>(100 / (per_launch_us > 0.5 ? per_launch_us : 0.5));
+  cudaError_t status = cudaStreamSynchronize(stream);
+  int batch = 1;
+  while (status == cudaSuccess) {
+    float ms = 0;
+    cudaEventRecord(start, stream);
+    for (int i = 0; i < batch; ++i) {
+      launch(stream);
+    }
+    cudaEventRecord(stop, stream);
+    status = cudaEventSynchronize(stop);
+    if (status == cudaSuccess) {
+      status = cudaGetLastError();
+    }
+    if (status != cudaSuccess || cudaEventElapsedTime(&ms, start, stop) != cudaSuccess ||
+        ms >= 0.1f || batch >= 1 << 14) {
+      break;
+    }
+    batch *= 2;
   }
   std::vector<double> seconds;
   if (status == cudaSuccess) {
