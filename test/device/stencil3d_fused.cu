@@ -71,9 +71,14 @@ struct short_strip_tuning : short_tuning {
   }
 };
 
-// The library's fused tuning under another name: one step of weights still runs the fused
-// kernels (with stencil3d_fused_tuning itself it runs apply_stencil3d's).
-struct library_fused_tuning : gpuprims::stencil3d_fused_tuning {};
+// The library's fused tuning keeping the fused kernels at one step of weights (with
+// stencil3d_fused_tuning itself one step runs apply_stencil3d's kernel).
+struct library_fused_tuning : gpuprims::stencil3d_fused_tuning {
+  static constexpr bool one_step_by_stencil3d = false;
+};
+static_assert(gpuprims::detail::fused3d_one_step_by_stencil3d<gpuprims::stencil3d_fused_tuning> &&
+                  !gpuprims::detail::fused3d_one_step_by_stencil3d<library_fused_tuning>,
+              "the one-step sections must test the fused kernels");
 
 struct shape {
   std::size_t depth, rows, cols;

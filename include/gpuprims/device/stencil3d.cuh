@@ -81,11 +81,12 @@ template <int Rad, stencil_shape Shape, class Tuning = stencil3d_tuning, class T
 /// and the spans recomputing Steps x Rad points around their outputs, so the grid moves through
 /// memory about once: weights of up to 4 steps of radius 1 (2 of radius 2) keep every step's
 /// planes in registers (register streaming), deeper fusions and user updates keep them in shared
-/// memory (stencil3d_fused_tuning; docs/stencil.md has what each costs); one step of weights with
-/// the library's tuning runs apply_stencil3d's kernel, which is faster. 2 x Steps x Rad must stay
-/// below 32; where the shared memory path runs, Steps x (2 Rad + 1) planes of a span at least one
-/// tile row tall must fit a block's shared memory on the device, else cudaErrorInvalidValue; the
-/// checks of apply_stencil3d. Asynchronous on `stream` (one to three launches).
+/// memory (stencil3d_fused_tuning; docs/stencil.md has what each costs); one step of weights runs
+/// apply_stencil3d's kernel, which is faster, where the tuning's one_step_by_stencil3d says so (the
+/// library's does). 2 x Steps x Rad must stay below 32; where the shared memory path runs, Steps x
+/// (2 Rad + 1) planes of a span at least one tile row tall must fit a block's shared memory on the
+/// device, else cudaErrorInvalidValue; the checks of apply_stencil3d. Asynchronous on `stream` (one
+/// to three launches).
 ///
 ///   gpuprims::stencil3d_weights<float, 1> w{};  // an explicit heat step, 7 points
 ///   w.w[1][1][0] = w.w[1][1][2] = w.w[1][0][1] = w.w[1][2][1] = w.w[0][1][1] = w.w[2][1][1] = .1f;
@@ -111,9 +112,10 @@ template <int Rad, stencil_shape Shape, int Steps, class Tuning = stencil3d_fuse
                                                       in_pitch_z, out_pitch_y, out_pitch_z,
                                                       in_batch_stride, out_batch_stride, b));
   if constexpr (Steps == 1 && !detail::is_stencil_update<Weights> &&
-                std::is_same_v<Tuning, stencil3d_fused_tuning>) {
-    // One step of weights with the library's tuning: apply_stencil3d's kernel, the same bits and
-    // faster (docs/stencil.md: 403 against 539 us for the 7-point star on 512^3 floats).
+                detail::fused3d_one_step_by_stencil3d<Tuning>) {
+    // One step of weights where the tuning says so (the library's does): apply_stencil3d's kernel,
+    // the same bits and faster (docs/stencil.md: 403 against 539 us for the 7-point star on 512^3
+    // floats).
     return detail::launch_stencil3d<stencil3d_tuning, Rad, Shape>(
         in, out, batch, depth, rows, cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z,
         in_batch_stride, out_batch_stride, weights, b, stream);

@@ -328,6 +328,10 @@ struct stencil3d_fused_strip_policy {
 /// The library's fused 3D stencil policy for code built for `arch`, elements of `element_size`
 /// bytes, radius `radius` and `steps` fused steps.
 struct stencil3d_fused_tuning {
+  /// One step of weights runs apply_stencil3d's kernel (stencil3d_tuning), the same bits and
+  /// faster than the fused kernels at one step; a tuning without this member (or false) keeps the
+  /// fused kernels.
+  static constexpr bool one_step_by_stencil3d = true;
   /// The shared memory a block of policy `p` takes.
   __host__ __device__ static constexpr std::size_t shared_bytes(const stencil3d_fused_policy& p,
                                                                 std::size_t element_size,

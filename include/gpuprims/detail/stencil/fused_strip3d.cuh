@@ -53,6 +53,15 @@ inline constexpr bool
     has_fused_strip3d<Tuning, std::void_t<decltype(Tuning::strip(0, std::size_t{}, 0, false, 0))>> =
         true;
 
+// Whether one step of weights under Tuning runs apply_stencil3d's kernel instead of the fused ones
+// (Tuning::one_step_by_stencil3d; false for a caller's tuning that does not say).
+template <class Tuning, class = void>
+inline constexpr bool fused3d_one_step_by_stencil3d = false;
+template <class Tuning>
+inline constexpr bool
+    fused3d_one_step_by_stencil3d<Tuning, std::void_t<decltype(Tuning::one_step_by_stencil3d)>> =
+        Tuning::one_step_by_stencil3d;
+
 template <class Tuning, class T, int Rad, stencil_shape Shape, int Steps>
 __host__ __device__ constexpr stencil3d_fused_strip_policy fused_strip3d_policy(int arch) {
   if constexpr (has_fused_strip3d<Tuning>) {
