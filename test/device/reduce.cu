@@ -25,8 +25,8 @@ namespace {
 using namespace gpuprims::test;
 
 // A caller's policy: small blocks, every input above 4 KiB in the large shape, no dependent launch,
-// a pass of any size finished by its last block (the suite's largest sizes take three passes
-// here, so a second pass ends that way).
+// a small-shape pass of any size finished by its last block (524287 int32 items: the second pass,
+// 2 tiles of the small shape, ends that way).
 struct small_blocks_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_policy select(int) {
     return {{64, 2}, {128, 1}, 4096, 0, false, 0, std::size_t{1} << 30};

@@ -32,8 +32,8 @@ struct reduce_policy {
   std::size_t early_next_pass_max_tiles;
   /// Where the pass after a pass of at most this many tiles would be the last (its partials fit
   /// one `small` tile), the pass's last block waits for the others' partials and reduces them
-  /// itself: one launch fewer, the same bits. Only for accumulators that load as 16-byte words, and
-  /// `small.block_threads` at most the pass's own block's. 0: every pass is launched.
+  /// itself: one launch fewer, the same bits. Only passes of the `small` shape (the large kernel
+  /// carries none of it), for accumulators that load as 16-byte words. 0: every pass is launched.
   std::size_t last_block_finishes_max_tiles = 0;
 };
 

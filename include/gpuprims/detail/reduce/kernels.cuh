@@ -50,12 +50,11 @@ struct reduce_finish {
   T* out = nullptr;
 };
 
-// Whether a pass of this kernel can finish in its last block: the final pass's tile shape (the
-// policy's small one) fits in the block, and T loads as 16-byte words.
+// Whether a pass of this kernel can finish in its last block: passes of the small shape only (a
+// pass of the large one has more than small_max_bytes / tile bytes tiles: past the policy's limit
+// under the library's policy, and the large kernel stays as it was), and T loads as 16-byte words.
 template <class Tuning, bool Large, class T>
-inline constexpr bool reduce_last_block_can_finish =
-    reduce_vectorizable<T> && (reduce_shape_here<Tuning, false>.block_threads <=
-                               reduce_shape_here<Tuning, Large>.block_threads);
+inline constexpr bool reduce_last_block_can_finish = !Large && reduce_vectorizable<T>;
 
 // The final pass over the `count` partials at `partials` (one small tile, which the host checked),
 // run by the pass's last block once every partial is marked; clears the marks after.
@@ -129,7 +128,7 @@ __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads
         *out = op(init, total);
       } else {
         out[tile] = total;
-        if (finish.marks != nullptr) {
+        if (reduce_last_block_can_finish<Tuning, Large, T> && finish.marks != nullptr) {
           cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[tile])
               .store(finish.mark, cuda::memory_order_release);
         }
@@ -225,8 +224,8 @@ cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Ite
     blocks = p.max_blocks;
   }
   const bool final_pass = tiles == 1;
-  finished = !final_pass && marks != nullptr && tiles <= p.last_block_finishes_max_tiles &&
-             reduce_vectorizable<T> && p.small.block_threads <= shape.block_threads &&
+  finished = !final_pass && !large && marks != nullptr &&
+             tiles <= p.last_block_finishes_max_tiles && reduce_vectorizable<T> &&
              reduce_next_pass_is_last<T>(p, tiles);
   reduce_finish<T> finish{};
   if (finished) {
