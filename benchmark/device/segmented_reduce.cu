@@ -1,6 +1,7 @@
 // Families "segmented_float" (segments given by offsets), "segmented_float_random" (random lengths
-// of a given mean), "batched_float" (segments of one size) and "cols_float" (the columns of the
-// same 2^28 floats as a row-major matrix of `cols` columns): 2^28 random floats cut into segments,
+// of a given mean), "batched_float" (segments of one size), "rows_float_pitched" (rows of one
+// length 32 floats apart: reduce_rows with padding) and "cols_float" (the columns of the same 2^28
+// floats as a row-major matrix of `cols` columns): 2^28 random floats cut into segments,
 // against cub::DeviceSegmentedReduce::Sum (temporary storage allocated outside the timing; the
 // fixed-size form through a counting iterator, as CUB 13.0 has no fixed-size overload) and a
 // cudaMemcpyAsync of the input (columns: the copy, and a transpose followed by reduce_rows). Bytes
@@ -133,7 +134,26 @@ void gpuprims_segmented_bench(benchmark::State& state) {
   });
 }
 
+// The library's reduce_rows policy without the tiles for long rows (unpadded ones take the walk,
+// padded ones a block per row), or with tiles of Threads x Words.
+struct rows_without_tiles {
+  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
+    reduce_rows_policy p = reduce_rows_tuning::select(arch);
+    p.tiles_min_cols = 0;
+    return p;
+  }
+};
+template <int Threads, int Words>
+struct rows_tile_tuning {
+  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
+    reduce_rows_policy p = reduce_rows_tuning::select(arch);
+    p.long_row_tile = {Threads, Words};
+    return p;
+  }
+};
+
 // Fixed-size segments through reduce_batched.
+template <class Tuning = reduce_rows_tuning>
 void gpuprims_batched_bench(benchmark::State& state) {
   const auto length = static_cast<std::size_t>(state.range(0));
   const std::size_t segments = total_items / length;
@@ -145,8 +165,63 @@ void gpuprims_batched_bench(benchmark::State& state) {
   }
   auto* o = static_cast<float*>(out.p);
   time_launches(state, (total_items + segments) * sizeof(float), [&](cudaStream_t stream) {
-    skip_on_error(state, gpuprims::reduce_batched(in.as<float>(), o, segments, length, 0.0f,
-                                                  plus<float>{}, stream));
+    skip_on_error(state, gpuprims::reduce_batched<Tuning>(in.as<float>(), o, segments, length, 0.0f,
+                                                          plus<float>{}, stream));
+  });
+}
+
+// 2^28 floats as rows of `length` with `pitched_pad` floats of padding after each.
+constexpr std::size_t pitched_pad = 32;
+
+struct row_start {
+  std::int64_t pitch;
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i * pitch; }
+};
+struct row_end {
+  std::int64_t pitch, length;
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i * pitch + length; }
+};
+
+void cub_pitched_bench(benchmark::State& state) {
+  const auto length = static_cast<std::int64_t>(state.range(0));
+  const std::int64_t rows = static_cast<std::int64_t>(total_items) / length;
+  const std::int64_t pitch = length + static_cast<std::int64_t>(pitched_pad);
+  random_buffer in(static_cast<std::size_t>(rows * pitch) * sizeof(float), 31);
+  device_scratch out(static_cast<std::size_t>(rows) * sizeof(float));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  const auto starts =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), row_start{pitch});
+  const auto ends = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                    row_end{pitch, length});
+  auto* o = static_cast<float*>(out.p);
+  std::size_t bytes = 0;
+  cub::DeviceSegmentedReduce::Sum(nullptr, bytes, in.as<float>(), o, rows, starts, ends);
+  device_scratch temp(bytes);
+  time_launches(state, (total_items + rows) * sizeof(float), [&](cudaStream_t stream) {
+    std::size_t b = bytes;
+    skip_on_error(state, cub::DeviceSegmentedReduce::Sum(temp.p, b, in.as<float>(), o, rows, starts,
+                                                         ends, stream));
+  });
+}
+
+template <class Tuning = reduce_rows_tuning>
+void gpuprims_pitched_bench(benchmark::State& state) {
+  const auto length = static_cast<std::size_t>(state.range(0));
+  const std::size_t rows = total_items / length;
+  const std::size_t pitch = length + pitched_pad;
+  random_buffer in(rows * pitch * sizeof(float), 31);
+  device_scratch out(rows * sizeof(float));
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  auto* o = static_cast<float*>(out.p);
+  time_launches(state, (total_items + rows) * sizeof(float), [&](cudaStream_t stream) {
+    skip_on_error(state, gpuprims::reduce_rows<Tuning>(in.as<float>(), o, rows, length, pitch, 0.0f,
+                                                       plus<float>{}, stream));
   });
 }
 
@@ -214,8 +289,17 @@ void register_segmented_reduce(const options& opt) {
   add(opt, "batched_float", "cudaMemcpyAsync", role::baseline, copy_all_bench, fixed, {"length"});
   add(opt, "batched_float", "cub::DeviceSegmentedReduce::Sum", role::baseline,
       cub_segmented_bench<source::fixed>, fixed, {"length"});
-  add(opt, "batched_float", "gpuprims::reduce_batched", role::default_, gpuprims_batched_bench,
+  add(opt, "batched_float", "gpuprims::reduce_batched", role::default_, gpuprims_batched_bench<>,
       fixed, {"length"});
+  const arg_list long_rows =
+      each(opt.full ? std::vector<std::int64_t>{1024, 16384, 32768, std::int64_t{1} << 20}
+                    : std::vector<std::int64_t>{32768});
+  add(opt, "rows_float_pitched", "cudaMemcpyAsync", role::baseline, copy_all_bench, long_rows,
+      {"length"});
+  add(opt, "rows_float_pitched", "cub::DeviceSegmentedReduce::Sum", role::baseline,
+      cub_pitched_bench, long_rows, {"length"});
+  add(opt, "rows_float_pitched", "gpuprims::reduce_rows", role::default_, gpuprims_pitched_bench<>,
+      long_rows, {"length"});
   const arg_list widths = each({1, 32, 1024, 32768, std::int64_t{1} << 20});
   add(opt, "cols_float", "cudaMemcpyAsync", role::baseline, copy_all_bench, widths, {"cols"});
   add(opt, "cols_float", "gpuprims::reduce_cols", role::default_, gpuprims_cols_bench, widths,
@@ -225,6 +309,17 @@ void register_segmented_reduce(const options& opt) {
   if (!opt.full) {
     return;
   }
+  // Long rows without tiles (the walk, a block per row), and other tiles.
+  add(opt, "batched_float", "gpuprims::reduce_batched_walk", role::variant,
+      gpuprims_batched_bench<rows_without_tiles>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_tiles_256x8", role::variant,
+      gpuprims_batched_bench<rows_tile_tuning<256, 8>>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_tiles_512x8", role::variant,
+      gpuprims_batched_bench<rows_tile_tuning<512, 8>>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_tiles_1024x4", role::variant,
+      gpuprims_batched_bench<rows_tile_tuning<1024, 4>>, fixed, {"length"});
+  add(opt, "rows_float_pitched", "gpuprims::reduce_rows_block_per_row", role::variant,
+      gpuprims_pitched_bench<rows_without_tiles>, long_rows, {"length"});
   // Other grids of walkers, words per lane and register caps.
   add(opt, "segmented_float", "gpuprims::segmented_reduce_words1", role::variant,
       gpuprims_segmented_bench<source::offsets, walker_tuning<512, 1, 2>>, fixed, {"length"});

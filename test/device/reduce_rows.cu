@@ -1,6 +1,8 @@
 // gpuprims::reduce_rows: row lengths around each strategy's switch (a thread, a warp, a block per
-// row), 1 x n and n x 1, pitched rows, ints exact, integer-valued floats exact, doubles within a
-// bound, the same bits on a second call, poisoned outputs, and the argument checks.
+// row; long rows cut into tiles, or the walk), 1 x n and n x 1, pitched rows, rows starting off a
+// 16-byte boundary, ints exact, integer-valued floats exact, doubles within a bound, a matrix of
+// more than 2^31 int8 into int64, the same bits on a second call, poisoned outputs, and the
+// argument checks.
 #include <gpuprims/device/reduce.cuh>
 
 #include "support/test_support.cuh"
@@ -23,12 +25,14 @@ cudaError_t run_rows(const Item* in, T* out, std::size_t rows, std::size_t cols,
   return gpuprims::reduce_rows(in, out, rows, cols, pitch, init, op);
 }
 
+// The matrix starts `first` items into the buffer (so its rows start off a 16-byte boundary).
 template <class Item, class T, class Op, class Gen>
 void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std::size_t pitch,
-                T init, Op op, Gen gen) {
-  INFO(name << ": rows = " << rows << ", cols = " << cols << ", pitch = " << pitch);
+                T init, Op op, Gen gen, std::size_t first = 0) {
+  INFO(name << ": rows = " << rows << ", cols = " << cols << ", pitch = " << pitch
+            << ", first = " << first);
   const std::size_t span = rows == 0 ? 0 : (rows - 1) * pitch + cols;
-  std::vector<Item> items(span + 1);
+  std::vector<Item> items(first + span + 1);
   for (auto& x : items) {
     x = gen();
   }
@@ -36,7 +40,7 @@ void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std
   GPUPRIMS_CHECK_CUDA(
       cudaMemcpy(in.data(), items.data(), items.size() * sizeof(Item), cudaMemcpyHostToDevice));
   out.poison();
-  const auto* x = reinterpret_cast<const Item*>(in.data());
+  const auto* x = reinterpret_cast<const Item*>(in.data()) + first;
   auto* r = reinterpret_cast<T*>(out.data());
   cudaError_t (*rows_fn)(const Item*, T*, std::size_t, std::size_t, std::size_t, T, Op) =
       &run_rows<Item, T, Op>;
@@ -48,7 +52,7 @@ void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std
   std::size_t wrong = 0;
   for (std::size_t row = 0; row < rows; ++row) {
     wrong += reduction_matches(got[row], got[rows + row], init, op, cols,
-                               [&](std::size_t k) { return items[row * pitch + k]; })
+                               [&](std::size_t k) { return items[first + row * pitch + k]; })
                  ? 0
                  : 1;
   }
@@ -86,7 +90,52 @@ TEST_CASE("reduce_rows gives each row its reduction, for every row length", "[re
                            std::int32_t{0}, gpuprims::plus<std::int32_t>{}, small_int);
   check_rows<std::int32_t>("2^22 x 1", std::size_t{1} << 22, 1, 1, std::int32_t{0},
                            gpuprims::plus<std::int32_t>{}, small_int);
-  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());  // long rows used the walk's
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());  // long rows used a workspace
+}
+
+// From reduce_rows_tuning's tiles_min_cols (16384) on, rows whose starts share their offset from
+// a 16-byte boundary are cut into tiles of 512 x 4 words (8192 floats): whole tiles, a part tile,
+// a head before the first boundary, padded and unpadded; rows that do not share it take the walk
+// (pitch == cols) or a block per row.
+TEST_CASE("reduce_rows cuts long rows into tiles", "[reduce][gpu]") {
+  std::mt19937_64& g = rng();
+  const auto small_int = [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; };
+  const auto unit = [&g] { return static_cast<float>(static_cast<int>(g() % 17) - 8); };
+  const auto real = [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); };
+  const auto byte = [&g] { return static_cast<std::int8_t>(g()); };
+  for (std::size_t cols : {16383, 16384, 16388, 24577, 65536 + 12, 300001}) {
+    for (std::size_t rows : {1, 3, 40}) {
+      for (std::size_t pad : {0, 4, 5}) {
+        for (std::size_t first : {0, 1, 3}) {
+          if (rows * (cols + pad) > (std::size_t{1} << 23)) {
+            continue;
+          }
+          check_rows<std::int32_t>("int32 plus", rows, cols, cols + pad, std::int32_t{5},
+                                   gpuprims::plus<std::int32_t>{}, small_int, first);
+          check_rows<float>("float plus (exact data)", rows, cols, cols + pad, 0.5f,
+                            gpuprims::plus<float>{}, unit, first);
+          check_rows<float>("float minimum", rows, cols, cols + pad, 1e30f,
+                            gpuprims::minimum<float>{}, unit, first);
+          check_rows<double>("double plus", rows, cols, cols + pad, 0.25, gpuprims::plus<double>{},
+                             real, first);
+          check_rows<std::int8_t>("int8 into int64 plus", rows, cols, cols + 4 * pad,
+                                  std::int64_t{0}, gpuprims::plus<std::int64_t>{}, byte, first);
+        }
+      }
+    }
+  }
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
+}
+
+TEST_CASE("reduce_rows over more than 2^31 items (int8 into int64), in tiles",
+          "[reduce][gpu][large]") {
+  std::mt19937_64& g = rng();
+  // 129 rows of 2^24 + 16 items: 2^31 + 2^24 + 2064 in all, every row's start 16-byte aligned.
+  const std::size_t rows = 129, cols = (std::size_t{1} << 24) + 16;
+  check_rows<std::int8_t>("int8 into int64 plus", rows, cols, cols, std::int64_t{3},
+                          gpuprims::plus<std::int64_t>{},
+                          [&g] { return static_cast<std::int8_t>(g()); });
+  GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
 TEST_CASE("reduce_rows rejects bad arguments and launches nothing", "[reduce][gpu]") {

@@ -79,6 +79,13 @@ struct reduce_rows_policy {
   /// walk instead, which spreads a few long rows over every SM; padded rows stay a block per row.
   std::size_t walk_min_cols;
   bool dependent_launch;
+  /// Rows of at least this many columns that all start at the same 16-byte alignment (the pitch a
+  /// whole number of 16-byte words, or items loaded one by one) are cut into tiles of
+  /// `long_row_tile` as gpuprims::reduce cuts an input, one block a tile, and a second launch
+  /// folds each row's partials: rows, padded or not, reduce at the device-wide reduce's speed
+  /// (before segmented_reduce's walk, which still takes the rows this does not). 0: never.
+  std::size_t tiles_min_cols = 0;
+  reduce_shape long_row_tile = {512, 4};
 };
 
 /// The library's reduce_rows policy for code built for `arch`: the same for every architecture.
@@ -90,7 +97,16 @@ struct reduce_rows_tuning {
     // columns the walk took 382 us against 475 for a block per row, at 2^20 381 against 1622 (256
     // rows: 256 blocks); at 1024 a warp per row 500 against 1999 (the crossing, between 1024 and
     // 32768, is not measured more finely).
-    return {256, 8, 4096, 16384, true};
+    reduce_rows_policy p{256, 8, 4096, 16384, true};
+    // From 16384 columns, rows whose starts share an alignment: tiles of 512 threads x 4 words (the
+    // device-wide reduce's large shape). batched_float / rows_float_pitched, 2^28 floats, one run
+    // on the H100, us at 16384 / 32768 / 2^20 columns: tiles 344.6 / 344.4 / 345.7 unpadded (the
+    // walk 382.8 / 380.0 / 374.1), 345.4 / 345.5 / 346.4 padded (a block per row 475.8 / 475.4 /
+    // 1618.7); tiles of 256 x 8 347.3 / 347.4 / 348.2, 512 x 8 346.0 / 345.8 / 346.2, 1024 x 4
+    // 455.6 / 455.1 / 455.4 (unpadded).
+    p.tiles_min_cols = 16384;
+    p.long_row_tile = {512, 4};
+    return p;
   }
 };
 

@@ -1,5 +1,7 @@
-// gpuprims::reduce_rows's kernel and launch: a thread, a warp or a block per row, by the row's
-// length; long unpadded rows go to segmented_reduce's walk.
+// gpuprims::reduce_rows's kernels and launch: a thread, a warp or a block per row, by the row's
+// length; long rows whose starts share an alignment cut into tiles as gpuprims::reduce cuts an
+// input (a second launch folds each row's partials); other long unpadded rows go to
+// segmented_reduce's walk.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -83,6 +85,49 @@ __global__ void __launch_bounds__(rows_block_here<Tuning>)
   }
 }
 
+template <class Tuning>
+inline constexpr reduce_shape rows_tile_here = Tuning::select(GPUPRIMS_TARGET_ARCH).long_row_tile;
+
+// Whether every row of a matrix of this pitch starts at the same offset from a 16-byte boundary
+// (then one reduce_layout serves them all).
+template <class Item>
+constexpr bool rows_share_layout(std::size_t pitch) {
+  return !reduce_vectorizable<Item> || pitch * sizeof(Item) % 16 == 0;
+}
+
+// Long rows that share one layout: row r is cut into `tiles` tiles exactly as gpuprims::reduce
+// cuts an input of `cols` items at the first row's alignment (tiles.cuh: the head, whole 16-byte
+// words, the tail), one block a tile (x the tile, y the row), which writes the tile's partial to
+// partials[r * tiles + t].
+template <class Tuning, class T, class Op, class Item>
+__global__ void __launch_bounds__(rows_tile_here<Tuning>.block_threads)
+    reduce_row_tiles_kernel(const Item* __restrict__ in, std::size_t rows, std::size_t cols,
+                            std::size_t pitch, T* __restrict__ partials, Op op) {
+  constexpr reduce_shape shape = rows_tile_here<Tuning>;
+  static_assert(shape.block_threads % 32 == 0 && shape.block_threads <= 1024,
+                "reduce_rows_policy::long_row_tile: block_threads a multiple of 32 up to 1024");
+  static_assert(shape.words_per_thread >= 1 && shape.words_per_thread <= 16,
+                "reduce_rows_policy::long_row_tile: words_per_thread from 1 to 16");
+  using block_step = block_reduce_warp_shuffle<shape.block_threads, T>;
+  __shared__ typename block_step::storage storage;
+  wait_for_prior_grids();
+  const reduce_layout<Item> layout(in, cols);
+  const std::size_t tiles = reduce_tile_count(layout.words, shape);
+  const int rank = static_cast<int>(threadIdx.x);
+  for (std::size_t row = blockIdx.y; row < rows; row += gridDim.y) {
+    for (std::size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      int owners = 0;
+      const T mine = reduce_tile_share<shape.block_threads, shape.words_per_thread, T>(
+          in + row * pitch, layout, tile, tiles, op, rank, owners);
+      const T total = block_step::partial(storage, op, mine, owners, rank);
+      if (rank == 0) {
+        partials[row * tiles + tile] = total;
+      }
+      __syncthreads();  // the storage is reused by the next tile
+    }
+  }
+}
+
 // The matrix launchers' argument check: `out` holds `results` values of T; with work (rows and cols
 // both non-zero) `in` is non-null, the pitch at least cols, the span representable and apart
 // from the output.
@@ -101,28 +146,11 @@ bool matrix_arguments_ok(const Item* in, std::size_t rows, std::size_t cols, std
          !ranges_overlap(in, span * sizeof(Item), out, out_bytes);
 }
 
+// A thread, a warp or a block per row, by cols (the arguments checked).
 template <class Tuning, class Item, class T, class Op>
-cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::size_t cols,
-                               std::size_t pitch, T init, Op op, cudaStream_t stream) {
-  check_accumulator_types<T, Op>();
-  if (rows == 0) {
-    return cudaSuccess;
-  }
-  if (!matrix_arguments_ok(in, rows, cols, pitch, out, rows)) {
-    return cudaErrorInvalidValue;
-  }
-  device_facts facts;
-  GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const reduce_rows_policy p = Tuning::select(facts.target_arch);
-  const bool dependent = dependent_launch(p.dependent_launch, facts);
-  if (pitch == cols && cols >= p.walk_min_cols) {
-    using walk = segmented_reduce_tuning;
-    const std::size_t bytes = segmented_workspace_bytes<T>(walk::select(facts.target_arch));
-    return with_stream_workspace(stream, bytes, [&](void* workspace) {
-      return launch_segmented_reduce<walk>(in, fixed_offsets{cols}, rows, out, init, op, workspace,
-                                           stream);
-    });
-  }
+cudaError_t launch_rows_by_length(const reduce_rows_policy& p, bool dependent, const Item* in,
+                                  T* out, std::size_t rows, std::size_t cols, std::size_t pitch,
+                                  T init, Op op, cudaStream_t stream) {
   const auto threads = static_cast<std::size_t>(p.block_threads);
   const dim3 block(static_cast<unsigned int>(threads));
   if (cols <= p.thread_max_cols) {
@@ -137,6 +165,51 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
   }
   return launch<reduce_rows_kernel<Tuning, rows_by::block, T, Op, Item>>(
       grid_x(rows), block, stream, dependent, in, out, rows, cols, pitch, init, op);
+}
+
+template <class Tuning, class Item, class T, class Op>
+cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::size_t cols,
+                               std::size_t pitch, T init, Op op, cudaStream_t stream) {
+  check_accumulator_types<T, Op>();
+  if (rows == 0) {
+    return cudaSuccess;
+  }
+  if (!matrix_arguments_ok(in, rows, cols, pitch, out, rows)) {
+    return cudaErrorInvalidValue;
+  }
+  device_facts facts;
+  GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
+  const reduce_rows_policy p = Tuning::select(facts.target_arch);
+  const bool dependent = dependent_launch(p.dependent_launch, facts);
+  if (p.tiles_min_cols != 0 && cols >= p.tiles_min_cols &&
+      (rows == 1 || rows_share_layout<Item>(pitch))) {
+    // Each row's tiles, then a thread, a warp or a block per row over its partials (in the stream's
+    // cached workspace; rows x tiles is at most the matrix's items).
+    const std::size_t tiles =
+        reduce_tile_count(reduce_layout<Item>(in, cols).words, p.long_row_tile);
+    std::size_t bytes = 0;
+    if (!checked_bytes<T>(rows * tiles, bytes)) {
+      return cudaErrorInvalidValue;
+    }
+    return with_stream_workspace(stream, bytes, [&](void* workspace) {
+      T* partials = static_cast<T*>(workspace);
+      GPUPRIMS_RETURN_IF_ERROR((launch<reduce_row_tiles_kernel<Tuning, T, Op, Item>>(
+          dim3(grid_x(tiles), grid_yz(rows)),
+          dim3(static_cast<unsigned int>(p.long_row_tile.block_threads)), stream, dependent, in,
+          rows, cols, pitch, partials, op)));
+      return launch_rows_by_length<Tuning>(p, dependent, static_cast<const T*>(partials), out, rows,
+                                           tiles, tiles, init, op, stream);
+    });
+  }
+  if (pitch == cols && cols >= p.walk_min_cols) {
+    using walk = segmented_reduce_tuning;
+    const std::size_t bytes = segmented_workspace_bytes<T>(walk::select(facts.target_arch));
+    return with_stream_workspace(stream, bytes, [&](void* workspace) {
+      return launch_segmented_reduce<walk>(in, fixed_offsets{cols}, rows, out, init, op, workspace,
+                                           stream);
+    });
+  }
+  return launch_rows_by_length<Tuning>(p, dependent, in, out, rows, cols, pitch, init, op, stream);
 }
 
 }  // namespace gpuprims::detail
