@@ -4,6 +4,7 @@
 // tile held back ~1 ms so that every later tile waits on it and then finds its window at once, and
 // the workspace reused call after call.
 #include <gpuprims/block/lookback.cuh>
+#include <gpuprims/types.cuh>
 
 #include "support/test_support.cuh"
 
@@ -80,10 +81,10 @@ void check_lookback(const std::string& name, T init, Gen gen) {
     INFO(name << ", init " << with_init << ", first tile held " << hold_first);
     out.poison();
     has.poison();
-    lookback_kernel<T, Op><<<tiles, 32>>>(
-        reinterpret_cast<const T*>(in.data()), reinterpret_cast<T*>(out.data()),
-        reinterpret_cast<int*>(has.data()), init, with_init, hold_first,
-        gpuprims::lookback_tiles<T>{ws.data()});
+    lookback_kernel<T, Op><<<tiles, 32>>>(reinterpret_cast<const T*>(in.data()),
+                                          reinterpret_cast<T*>(out.data()),
+                                          reinterpret_cast<int*>(has.data()), init, with_init,
+                                          hold_first, gpuprims::lookback_tiles<T>{ws.data()});
     GPUPRIMS_CHECK_LAUNCH();
     std::vector<T> got(tiles);
     std::vector<int> got_has(tiles);
@@ -95,8 +96,7 @@ void check_lookback(const std::string& name, T init, Gen gen) {
     int wrong = 0;
     for (int k = 0; k < tiles; ++k) {
       const bool has_ok = (got_has[k] == 1) == want[k].has;
-      const bool value_ok =
-          !want[k].has || std::memcmp(&got[k], &want[k].value, sizeof(T)) == 0;
+      const bool value_ok = !want[k].has || std::memcmp(&got[k], &want[k].value, sizeof(T)) == 0;
       wrong += has_ok && value_ok ? 0 : 1;
     }
     CHECK(wrong == 0);
