@@ -134,8 +134,32 @@ void gpuprims_segmented_bench(benchmark::State& state) {
   });
 }
 
-// The library's reduce_rows policy without the tiles for long rows (unpadded ones take the walk,
-// padded ones a block per row), or with tiles of Threads x Words.
+// The library's reduce_rows policy without row groups (a warp or a block per row, items loaded
+// one by one), with Words words a lane in a group, with tiles from 4096 columns, without the tiles
+// for long rows (unpadded ones take the walk, padded ones a block per row), or with tiles of
+// Threads x Words.
+struct rows_without_groups {
+  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
+    reduce_rows_policy p = reduce_rows_tuning::select(arch);
+    p.groups_max_cols = 0;
+    return p;
+  }
+};
+template <int Words>
+struct rows_group_words {
+  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
+    reduce_rows_policy p = reduce_rows_tuning::select(arch);
+    p.group_words = Words;
+    return p;
+  }
+};
+struct rows_tiles_from_4096 {
+  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
+    reduce_rows_policy p = reduce_rows_tuning::select(arch);
+    p.tiles_min_cols = 4096;
+    return p;
+  }
+};
 struct rows_without_tiles {
   __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
     reduce_rows_policy p = reduce_rows_tuning::select(arch);
@@ -310,6 +334,16 @@ void register_segmented_reduce(const options& opt) {
     return;
   }
   // Long rows without tiles (the walk, a block per row), and other tiles.
+  add(opt, "batched_float", "gpuprims::reduce_batched_warp_or_block", role::variant,
+      gpuprims_batched_bench<rows_without_groups>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_group_words1", role::variant,
+      gpuprims_batched_bench<rows_group_words<1>>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_group_words2", role::variant,
+      gpuprims_batched_bench<rows_group_words<2>>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_group_words8", role::variant,
+      gpuprims_batched_bench<rows_group_words<8>>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_tiles_from_4096", role::variant,
+      gpuprims_batched_bench<rows_tiles_from_4096>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_walk", role::variant,
       gpuprims_batched_bench<rows_without_tiles>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_tiles_256x8", role::variant,

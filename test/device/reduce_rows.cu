@@ -1,8 +1,8 @@
 // gpuprims::reduce_rows: row lengths around each strategy's switch (a thread, a warp, a block per
-// row; long rows cut into tiles, or the walk), 1 x n and n x 1, pitched rows, rows starting off a
-// 16-byte boundary, ints exact, integer-valued floats exact, doubles within a bound, a matrix of
-// more than 2^31 int8 into int64, the same bits on a second call, poisoned outputs, and the
-// argument checks.
+// row, groups of lanes with 16-byte loads; long rows cut into tiles, or the walk), 1 x n and n x 1,
+// pitched rows, rows starting off a 16-byte boundary, ints exact, integer-valued floats exact,
+// doubles within a bound, a matrix of more than 2^31 int8 into int64, the same bits on a second
+// call, poisoned outputs, and the argument checks.
 #include <gpuprims/device/reduce.cuh>
 
 #include "support/test_support.cuh"
@@ -80,6 +80,9 @@ TEST_CASE("reduce_rows gives each row its reduction, for every row length", "[re
       check_rows<float>("float plus (exact data)", rows, cols, cols, 0.5f, gpuprims::plus<float>{},
                         unit);
       check_rows<double>("double plus", rows, cols, cols, 0.25, gpuprims::plus<double>{}, real);
+      // Rows that share their offset from a 16-byte boundary, 3 floats past one (row groups).
+      check_rows<float>("float plus (exact data), rows off a boundary", rows, cols,
+                        (cols + 3) / 4 * 4, 0.5f, gpuprims::plus<float>{}, unit, 3);
       check_rows<std::int8_t>("int8 into int64 plus", rows, cols, cols, std::int64_t{0},
                               gpuprims::plus<std::int64_t>{},
                               [&g] { return static_cast<std::int8_t>(g()); });

@@ -92,13 +92,14 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op,
 
 /// out[r] = op(init, in[r * in_pitch] op ... op in[r * in_pitch + cols - 1]) for each of `rows`
 /// rows (pitch in items, at least cols), one result per row; init for cols == 0. Items convert to
-/// T; Op takes and returns T and must be associative and commutative. A thread, a warp or a block
-/// per row, chosen by cols alone (reduce_rows_tuning); rows of 16384 items or more that all start
-/// at the same offset from a 16-byte boundary (in_pitch a whole number of 16-byte words, or one
-/// row) are cut into tiles as gpuprims::reduce cuts an input, a block a tile, and a second launch
-/// folds each row's partials; other long rows without padding (pitch == cols) go to
-/// gpuprims::segmented_reduce's walk. Both use the stream's cached workspace. Each row's order
-/// depends on cols, in_pitch and the input's alignment only, so the bits repeat on every GPU. rows
+/// T; Op takes and returns T and must be associative and commutative. Rows that all start at the
+/// same offset from a 16-byte boundary (in_pitch a whole number of 16-byte words, or one row) load
+/// 16-byte words: a group of lanes per row up to 16383 items, from there tiles cut as
+/// gpuprims::reduce cuts an input (a block a tile, a second launch folding each row's partials).
+/// Other rows: a thread, a warp or a block per row by cols, long unpadded ones
+/// gpuprims::segmented_reduce's walk (reduce_rows_tuning; docs/reduce.md). Tiles and the walk use
+/// the stream's cached workspace. Each row's order depends on cols, in_pitch and the input's
+/// alignment only, so the bits repeat on every GPU. rows
 /// == 0 launches nothing. A null `out`, a null `in` with work, a pitch shorter than cols, a span
 /// that overflows, or an output overlapping the input return cudaErrorInvalidValue and launch
 /// nothing.

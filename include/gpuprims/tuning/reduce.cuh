@@ -86,6 +86,13 @@ struct reduce_rows_policy {
   /// (before segmented_reduce's walk, which still takes the rows this does not). 0: never.
   std::size_t tiles_min_cols = 0;
   reduce_shape long_row_tile = {512, 4};
+  /// Rows of groups_min_cols to groups_max_cols columns that share that alignment, of items that
+  /// pack into 16-byte words, go to groups of lanes instead of a warp or a block: a power of two of
+  /// lanes per row (up to 32, each lane at least `group_words` of the row's 16-byte words where
+  /// the row has them), several rows a warp. groups_max_cols 0: never.
+  std::size_t groups_min_cols = 0;
+  std::size_t groups_max_cols = 0;
+  int group_words = 4;
 };
 
 /// The library's reduce_rows policy for code built for `arch`: the same for every architecture.
@@ -106,6 +113,15 @@ struct reduce_rows_tuning {
     // 455.6 / 455.1 / 455.4 (unpadded).
     p.tiles_min_cols = 16384;
     p.long_row_tile = {512, 4};
+    // From 9 columns to 16383, rows whose starts share an alignment: groups of lanes, each at least
+    // 4 words. batched_float, one run on the H100, us at 16 / 32 / 64 / 128 / 256 / 1024 / 4096 /
+    // 8192 columns: 380.9 / 405.2 / 369.7 / 357.3 / 351.5 / 349.5 / 356.0 / 362.8, against a warp
+    // or a block per row 1822.9 / 876.8 / 504.6 / 475.2 / 484.3 / 499.9 / 487.3 / 477.6; at least 1
+    // word a lane 679.1 / 706.5 / 734.8 / 761.7 / 465.7 / 347.2 / 351.8 / 356.4, 2 words 428.7 /
+    // 459.7 / 460.7 / 453.1 / 475.5 / 353.8 / 354.0 / 357.2, 8 words 381.8 / 437.9 / 427.7 / 367.5
+    // / 353.0 / 348.0 / 352.0 / 359.2.
+    p.groups_min_cols = 9;
+    p.groups_max_cols = 16383;
     return p;
   }
 };

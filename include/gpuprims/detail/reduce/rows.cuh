@@ -6,10 +6,12 @@
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/load.cuh>
 #include <gpuprims/detail/reduce/block_warp_shuffle.cuh>
 #include <gpuprims/detail/reduce/kernels.cuh>
 #include <gpuprims/detail/reduce/segmented.cuh>
 #include <gpuprims/detail/reduce/tiles.cuh>
+#include <gpuprims/detail/shuffle.cuh>
 #include <gpuprims/detail/validate.cuh>
 #include <gpuprims/device/workspace.cuh>
 #include <gpuprims/tuning/reduce.cuh>
@@ -18,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -128,6 +131,77 @@ __global__ void __launch_bounds__(rows_tile_here<Tuning>.block_threads)
   }
 }
 
+// Rows that share one layout (rows_share_layout), of items that pack into 16-byte words: `group`
+// lanes a row (a power of two up to 32), 32 / group rows a warp at a time. Lane s of a group folds,
+// in order, the row's head items s, s + group, ..., its 16-byte words s, s + group, ... (4 loads in
+// flight) and its tail items s, s + group, ...; the group then combines by a shuffle tree (lane s
+// with lane s + group / 2, then s + group / 4, ...), and its lane 0 writes op(init, total).
+template <class Tuning, class T, class Op, class Item>
+__global__ void __launch_bounds__(rows_block_here<Tuning>)
+    reduce_row_groups_kernel(const Item* __restrict__ in, T* __restrict__ out, std::size_t rows,
+                             std::size_t cols, std::size_t pitch, int group, T init, Op op) {
+  constexpr int warps = rows_block_here<Tuning> / 32;
+  constexpr std::size_t per_word = reduce_items_per_word<Item>;
+  static_assert(reduce_vectorizable<Item>, "row groups load 16-byte words");
+  wait_for_prior_grids();
+  const reduce_layout<Item> layout(in, cols);
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const auto sub = static_cast<std::size_t>(lane & (group - 1));
+  const auto width = static_cast<std::size_t>(group);
+  const std::size_t rows_per_warp = 32 / width;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * warps * rows_per_warp;
+  for (std::size_t first = (blockIdx.x * std::size_t{warps} + threadIdx.x / 32) * rows_per_warp;
+       first < rows; first += stride) {
+    const std::size_t row = first + static_cast<std::size_t>(lane) / width;
+    accumulator<T, Op> acc;
+    if (row < rows) {
+      const Item* r = in + row * pitch;
+      for (std::size_t i = sub; i < layout.head; i += width) {
+        acc.add(static_cast<T>(r[i]), op);
+      }
+      const auto* words = reinterpret_cast<const uint4*>(r + layout.head);
+      strided_load_then_consume<4>(
+          layout.words, sub, width, [&](std::size_t w) { return words[w]; },
+          [&](std::size_t, const uint4& word) {
+            Item items[per_word];
+            memcpy(items, &word, 16);
+#pragma unroll
+            for (std::size_t j = 0; j < per_word; ++j) {
+              acc.add(static_cast<T>(items[j]), op);
+            }
+          });
+      const Item* tail = r + layout.head + layout.words * per_word;
+      for (std::size_t i = sub; i < layout.tail; i += width) {
+        acc.add(static_cast<T>(tail[i]), op);
+      }
+    }
+    // Only lanes below `offset` in their group keep what later steps read.
+    T value = acc.value;
+    bool has = acc.has;
+    for (int offset = group / 2; offset > 0; offset /= 2) {
+      const T other = shuffle_down(value, static_cast<unsigned int>(offset));
+      if (__shfl_down_sync(full_warp, has, static_cast<unsigned int>(offset))) {
+        value = has ? op(value, other) : other;
+        has = true;
+      }
+    }
+    if (row < rows && sub == 0) {
+      out[row] = has ? op(init, value) : init;
+    }
+  }
+}
+
+// Lanes a row for row groups: the largest power of two up to 32 that leaves each lane at least
+// `per_lane` of the row's words (1 where the row has fewer).
+constexpr int row_group_lanes(std::size_t words, int per_lane) {
+  const std::size_t least = per_lane < 1 ? 1 : static_cast<std::size_t>(per_lane);
+  int group = 1;
+  while (group < 32 && static_cast<std::size_t>(group) * 2 * least <= words) {
+    group *= 2;
+  }
+  return group;
+}
+
 // The matrix launchers' argument check: `out` holds `results` values of T; with work (rows and cols
 // both non-zero) `in` is non-null, the pitch at least cols, the span representable and apart
 // from the output.
@@ -200,6 +274,16 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
       return launch_rows_by_length<Tuning>(p, dependent, static_cast<const T*>(partials), out, rows,
                                            tiles, tiles, init, op, stream);
     });
+  }
+  if constexpr (reduce_vectorizable<Item>) {
+    if (cols >= p.groups_min_cols && cols <= p.groups_max_cols &&
+        (rows == 1 || rows_share_layout<Item>(pitch))) {
+      const int group = row_group_lanes(reduce_layout<Item>(in, cols).words, p.group_words);
+      const auto rows_per_block = static_cast<std::size_t>(p.block_threads / 32 * (32 / group));
+      return launch<reduce_row_groups_kernel<Tuning, T, Op, Item>>(
+          grid_x(ceil_div(rows, rows_per_block)), dim3(static_cast<unsigned int>(p.block_threads)),
+          stream, dependent, in, out, rows, cols, pitch, group, init, op);
+    }
   }
   if (pitch == cols && cols >= p.walk_min_cols) {
     using walk = segmented_reduce_tuning;
