@@ -134,10 +134,10 @@ void gpuprims_segmented_bench(benchmark::State& state) {
   });
 }
 
-// The library's reduce_rows policy without row groups (a warp or a block per row, items loaded
-// one by one), with Words words a lane in a group, with tiles from 4096 columns, without the tiles
-// for long rows (unpadded ones take the walk, padded ones a block per row), or with tiles of
-// Threads x Words.
+// The library's reduce_rows policy without row groups (below 16384 columns a warp or a block per
+// row, items loaded one by one), with Words words a lane in a group, with tiles from 4096 columns,
+// without the tiles for long rows (unpadded ones take the walk, padded ones a block per row), or
+// with tiles of Threads x Words.
 struct rows_without_groups {
   __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
     reduce_rows_policy p = reduce_rows_tuning::select(arch);
@@ -352,7 +352,7 @@ void register_segmented_reduce(const options& opt) {
       gpuprims_batched_bench<rows_tile_tuning<512, 8>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_tiles_1024x4", role::variant,
       gpuprims_batched_bench<rows_tile_tuning<1024, 4>>, fixed, {"length"});
-  add(opt, "rows_float_pitched", "gpuprims::reduce_rows_block_per_row", role::variant,
+  add(opt, "rows_float_pitched", "gpuprims::reduce_rows_without_tiles", role::variant,
       gpuprims_pitched_bench<rows_without_tiles>, long_rows, {"length"});
   // Other grids of walkers, words per lane and register caps.
   add(opt, "segmented_float", "gpuprims::segmented_reduce_words1", role::variant,

@@ -65,7 +65,7 @@ std::vector<maybe<T>> chunk_order(const std::vector<T>& a, maybe<T> q, Op op) {
 
 template <class T, class Op, class Gen>
 void check_lookback(const std::string& name, T init, Gen gen) {
-  const int tiles = 1000;
+  const int tiles = 4000;  // 125 chunks: past the first 32, a chunk's window holds chunks only
   std::vector<T> aggregates(tiles);
   for (auto& a : aggregates) {
     a = gen();

@@ -19,6 +19,16 @@ namespace {
 
 using namespace gpuprims::test;
 
+// Items that do not pack into 16-byte words (12 bytes), summed word by word (wrapping).
+struct triple {
+  std::uint32_t a, b, c;
+};
+struct triple_plus {
+  __host__ __device__ triple operator()(const triple& x, const triple& y) const {
+    return {x.a + y.a, x.b + y.b, x.c + y.c};
+  }
+};
+
 template <class Item, class T, class Op>
 cudaError_t run_rows(const Item* in, T* out, std::size_t rows, std::size_t cols, std::size_t pitch,
                      T init, Op op) {
@@ -66,7 +76,8 @@ TEST_CASE("reduce_rows gives each row its reduction, for every row length", "[re
   const auto small_int = [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; };
   const auto unit = [&g] { return static_cast<float>(static_cast<int>(g() % 17) - 8); };
   const auto real = [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); };
-  for (std::size_t cols : {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, 4096, 4097, 70001}) {
+  for (std::size_t cols :
+       {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 128, 200, 1023, 1024, 1025, 4096, 4097, 70001}) {
     for (std::size_t rows : {1, 7, 1000}) {
       if (rows * cols > (std::size_t{1} << 24)) {
         continue;
@@ -123,6 +134,13 @@ TEST_CASE("reduce_rows cuts long rows into tiles", "[reduce][gpu]") {
                              real, first);
           check_rows<std::int8_t>("int8 into int64 plus", rows, cols, cols + 4 * pad,
                                   std::int64_t{0}, gpuprims::plus<std::int64_t>{}, byte, first);
+          check_rows<triple>(
+              "12-byte items", rows, cols, cols + pad, triple{1, 2, 3}, triple_plus{},
+              [&g] {
+                return triple{static_cast<std::uint32_t>(g()), static_cast<std::uint32_t>(g()),
+                              static_cast<std::uint32_t>(g())};
+              },
+              first);
         }
       }
     }
@@ -130,14 +148,22 @@ TEST_CASE("reduce_rows cuts long rows into tiles", "[reduce][gpu]") {
   GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
-TEST_CASE("reduce_rows over more than 2^31 items (int8 into int64), in tiles",
+TEST_CASE("reduce_rows in tiles over more than 2^31 items, 65535 rows, 4096 tiles a row",
           "[reduce][gpu][large]") {
   std::mt19937_64& g = rng();
+  const auto byte = [&g] { return static_cast<std::int8_t>(g()); };
   // 129 rows of 2^24 + 16 items: 2^31 + 2^24 + 2064 in all, every row's start 16-byte aligned.
-  const std::size_t rows = 129, cols = (std::size_t{1} << 24) + 16;
-  check_rows<std::int8_t>("int8 into int64 plus", rows, cols, cols, std::int64_t{3},
-                          gpuprims::plus<std::int64_t>{},
-                          [&g] { return static_cast<std::int8_t>(g()); });
+  const std::size_t cols = (std::size_t{1} << 24) + 16;
+  check_rows<std::int8_t>("int8 into int64 plus, > 2^31 items", 129, cols, cols, std::int64_t{3},
+                          gpuprims::plus<std::int64_t>{}, byte);
+  // More rows than a grid's y extent (65535): the kernel loops over rows.
+  check_rows<std::int8_t>("int8 into int64 plus, 65537 rows", 65537, 16389, 16400, std::int64_t{3},
+                          gpuprims::plus<std::int64_t>{}, byte, 3);
+  // 4097 tiles a row: the second pass folds each row's partials with a block.
+  const std::size_t long_cols = (std::size_t{1} << 25) + 7;
+  check_rows<float>("float plus (exact data), 4097 tiles a row", 2, long_cols, long_cols + 1, 0.5f,
+                    gpuprims::plus<float>{},
+                    [&g] { return static_cast<float>(static_cast<int>(g() % 3) - 1); });
   GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 

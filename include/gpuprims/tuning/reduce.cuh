@@ -68,9 +68,11 @@ struct reduce_tuning {
 };
 
 /// How gpuprims::reduce_rows gives rows to threads: a thread per row up to `thread_max_cols`
-/// columns, a warp per row up to `warp_max_cols`, a block per row above; blocks of `block_threads`.
-/// The choice depends on cols only, so each row's order is a function of cols (and the bits
-/// repeat).
+/// columns, a warp per row up to `warp_max_cols`, a block per row above, blocks of
+/// `block_threads`; rows that share their alignment in groups of lanes or in tiles, and long
+/// unpadded ones in segmented_reduce's walk (below). The choice depends on cols, the pitch and the
+/// input's alignment, so each row's order does too (the walk's also on rows), and the bits repeat
+/// on every GPU.
 struct reduce_rows_policy {
   int block_threads;
   std::size_t thread_max_cols;

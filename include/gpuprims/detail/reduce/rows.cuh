@@ -98,10 +98,10 @@ constexpr bool rows_share_layout(std::size_t pitch) {
   return !reduce_vectorizable<Item> || pitch * sizeof(Item) % 16 == 0;
 }
 
-// Long rows that share one layout: row r is cut into `tiles` tiles exactly as gpuprims::reduce
-// cuts an input of `cols` items at the first row's alignment (tiles.cuh: the head, whole 16-byte
-// words, the tail), one block a tile (x the tile, y the row), which writes the tile's partial to
-// partials[r * tiles + t].
+// Long rows that share one layout: row r is cut as gpuprims::reduce cuts an input of `cols` items
+// at the first row's alignment (tiles.cuh: the head, whole 16-byte words, the tail) into `tiles`
+// tiles of long_row_tile, one block a tile (x the tile, y the row), which writes the tile's partial
+// to partials[r * tiles + t].
 template <class Tuning, class T, class Op, class Item>
 __global__ void __launch_bounds__(rows_tile_here<Tuning>.block_threads)
     reduce_row_tiles_kernel(const Item* __restrict__ in, std::size_t rows, std::size_t cols,
@@ -175,12 +175,13 @@ __global__ void __launch_bounds__(rows_block_here<Tuning>)
         acc.add(static_cast<T>(tail[i]), op);
       }
     }
-    // Only lanes below `offset` in their group keep what later steps read.
+    // Lanes below `offset` in their group take their partner's value (the others shuffle only).
     T value = acc.value;
     bool has = acc.has;
     for (int offset = group / 2; offset > 0; offset /= 2) {
       const T other = shuffle_down(value, static_cast<unsigned int>(offset));
-      if (__shfl_down_sync(full_warp, has, static_cast<unsigned int>(offset))) {
+      const bool other_has = __shfl_down_sync(full_warp, has, static_cast<unsigned int>(offset));
+      if (sub < static_cast<std::size_t>(offset) && other_has) {
         value = has ? op(value, other) : other;
         has = true;
       }
@@ -255,8 +256,7 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
   const reduce_rows_policy p = Tuning::select(facts.target_arch);
   const bool dependent = dependent_launch(p.dependent_launch, facts);
-  if (p.tiles_min_cols != 0 && cols >= p.tiles_min_cols &&
-      (rows == 1 || rows_share_layout<Item>(pitch))) {
+  if (p.tiles_min_cols != 0 && cols >= p.tiles_min_cols && rows_share_layout<Item>(pitch)) {
     // Each row's tiles, then a thread, a warp or a block per row over its partials (in the stream's
     // cached workspace; rows x tiles is at most the matrix's items).
     const std::size_t tiles =
@@ -276,8 +276,8 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
     });
   }
   if constexpr (reduce_vectorizable<Item>) {
-    if (cols >= p.groups_min_cols && cols <= p.groups_max_cols &&
-        (rows == 1 || rows_share_layout<Item>(pitch))) {
+    if (p.groups_max_cols != 0 && cols >= p.groups_min_cols && cols <= p.groups_max_cols &&
+        rows_share_layout<Item>(pitch)) {
       const int group = row_group_lanes(reduce_layout<Item>(in, cols).words, p.group_words);
       const auto rows_per_block = static_cast<std::size_t>(p.block_threads / 32 * (32 / group));
       return launch<reduce_row_groups_kernel<Tuning, T, Op, Item>>(
