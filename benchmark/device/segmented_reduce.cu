@@ -134,10 +134,11 @@ void gpuprims_segmented_bench(benchmark::State& state) {
   });
 }
 
-// The library's reduce_rows policy without row groups (below 16384 columns a warp or a block per
-// row, items loaded one by one), with Words words a lane in a group, with tiles from 4096 columns,
-// without the tiles for long rows (unpadded ones take the walk, padded ones a block per row), or
-// with tiles of Threads x Words.
+// The library's reduce_rows policy without row groups (rows below the tiles' 4096 columns a warp
+// per row, items loaded one by one), with Words words a lane in a group, with groups up to 16383
+// columns and tiles from 16384 (the default before the tiles moved to 4096), without the tiles
+// (unpadded long rows take the walk, padded ones a block per row), or with tiles of Threads x
+// Words.
 struct rows_without_groups {
   __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
     reduce_rows_policy p = reduce_rows_tuning::select(arch);
@@ -153,10 +154,11 @@ struct rows_group_words {
     return p;
   }
 };
-struct rows_tiles_from_4096 {
+struct rows_tiles_from_16384 {
   __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
     reduce_rows_policy p = reduce_rows_tuning::select(arch);
-    p.tiles_min_cols = 4096;
+    p.tiles_min_cols = 16384;
+    p.groups_max_cols = 16383;
     return p;
   }
 };
@@ -342,8 +344,8 @@ void register_segmented_reduce(const options& opt) {
       gpuprims_batched_bench<rows_group_words<2>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words8", role::variant,
       gpuprims_batched_bench<rows_group_words<8>>, fixed, {"length"});
-  add(opt, "batched_float", "gpuprims::reduce_batched_tiles_from_4096", role::variant,
-      gpuprims_batched_bench<rows_tiles_from_4096>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_tiles_from_16384", role::variant,
+      gpuprims_batched_bench<rows_tiles_from_16384>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_walk", role::variant,
       gpuprims_batched_bench<rows_without_tiles>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_tiles_256x8", role::variant,

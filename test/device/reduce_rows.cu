@@ -107,7 +107,7 @@ TEST_CASE("reduce_rows gives each row its reduction, for every row length", "[re
   GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());  // long rows used a workspace
 }
 
-// From reduce_rows_tuning's tiles_min_cols (16384) on, rows whose starts share their offset from
+// From reduce_rows_tuning's tiles_min_cols (4096) on, rows whose starts share their offset from
 // a 16-byte boundary are cut into tiles of 512 x 4 words (8192 floats): whole tiles, a part tile,
 // a head before the first boundary, padded and unpadded; rows that do not share it take the walk
 // (pitch == cols) or a block per row.

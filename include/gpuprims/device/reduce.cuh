@@ -95,7 +95,7 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op,
 /// T; Op takes and returns T and must be associative and commutative. Up to 8 items a thread per
 /// row. Longer rows that all start at the same offset from a 16-byte boundary (in_pitch a whole
 /// number of 16-byte words) of items that pack into 16-byte words load 16-byte words: a group of
-/// lanes per row up to 16383 items; from 16384 items those rows (and rows of items that do not
+/// lanes per row up to 4095 items; from 4096 items those rows (and rows of items that do not
 /// pack) are cut into tiles as gpuprims::reduce cuts an input (a block a tile, a second launch
 /// folding each row's partials). Other rows: a warp or a block per row by cols, long unpadded ones
 /// gpuprims::segmented_reduce's walk (reduce_rows_tuning; docs/reduce.md). Tiles and the walk use

@@ -121,7 +121,7 @@ template <class Tuning = segmented_reduce_tuning, class Item, class Offset, clas
 /// `num_segments` segments of `segment_size` items each, back to back: gpuprims::reduce_rows with
 /// pitch == cols, by another name (a thread a segment up to 8 items; segments whose starts share
 /// their offset from a 16-byte boundary, of items that pack into 16-byte words: a group of lanes a
-/// segment below 16384 items, tiles from there; others a warp, a block or segmented_reduce's
+/// segment below 4096 items, tiles from there; others a warp, a block or segmented_reduce's
 /// walk; reduce_rows_tuning). Op must be associative and commutative.
 /// segment_size == 0 writes init everywhere; num_segments == 0 launches nothing. A null `out`, a
 /// null `in` with items, sizes whose span overflows, or an output overlapping the input return

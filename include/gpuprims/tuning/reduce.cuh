@@ -107,15 +107,17 @@ struct reduce_rows_tuning {
     // rows: 256 blocks); at 1024 a warp per row 500 against 1999 (the crossing, between 1024 and
     // 32768, is not measured more finely).
     reduce_rows_policy p{256, 8, 4096, 16384, true};
-    // From 16384 columns, rows whose starts share an alignment: tiles of 512 threads x 4 words (the
-    // device-wide reduce's large shape). batched_float / rows_float_pitched, 2^28 floats, one run
+    // Rows whose starts share an alignment: tiles of 512 threads x 4 words (the device-wide
+    // reduce's large shape). batched_float / rows_float_pitched, 2^28 floats, one run
     // on the H100, us at 16384 / 32768 / 2^20 columns: tiles 344.6 / 344.4 / 345.7 unpadded (the
     // walk 382.8 / 380.0 / 374.1), 345.4 / 345.5 / 346.4 padded (a block per row 475.8 / 475.4 /
     // 1618.7); tiles of 256 x 8 347.3 / 347.4 / 348.2, 512 x 8 346.0 / 345.8 / 346.2, 1024 x 4
     // 455.6 / 455.1 / 455.4 (unpadded).
-    p.tiles_min_cols = 16384;
+    // From 4096 columns (tiles_from_4096 against the default then, one run: 344.5 / 344.0 us at
+    // 4096 / 8192 columns against groups' 356.7 / 355.5; CUB 349.0 / 349.5).
+    p.tiles_min_cols = 4096;
     p.long_row_tile = {512, 4};
-    // From 9 columns to 16383, rows whose starts share an alignment: groups of lanes, each at least
+    // From 9 columns to 4095, rows whose starts share an alignment: groups of lanes, each at least
     // 4 words. batched_float, one run on the H100, us at 16 / 32 / 64 / 128 / 256 / 1024 / 4096 /
     // 8192 columns: 380.9 / 405.2 / 369.7 / 357.3 / 351.5 / 349.5 / 356.0 / 362.8, against a warp
     // or a block per row 1822.9 / 876.8 / 504.6 / 475.2 / 484.3 / 499.9 / 487.3 / 477.6; at least 1
@@ -123,7 +125,7 @@ struct reduce_rows_tuning {
     // 459.7 / 460.7 / 453.1 / 475.5 / 353.8 / 354.0 / 357.2, 8 words 381.8 / 437.9 / 427.7 / 367.5
     // / 353.0 / 348.0 / 352.0 / 359.2.
     p.groups_min_cols = 9;
-    p.groups_max_cols = 16383;
+    p.groups_max_cols = 4095;
     return p;
   }
 };
