@@ -135,14 +135,22 @@ void gpuprims_segmented_bench(benchmark::State& state) {
 }
 
 // The library's reduce_rows policy without row groups (rows below the tiles' 4096 columns a warp
-// per row, items loaded one by one), with Words words a lane in a group, with groups up to 16383
-// columns and tiles from 16384 (the default before the tiles moved to 4096), without the tiles
-// (unpadded long rows take the walk, padded ones a block per row), or with tiles of Threads x
+// per row, items loaded one by one), with groups from 4 columns (not measured yet: rows of 4 to 8
+// items a thread each, with 16-byte loads), with Words words a lane in a group, with groups up to
+// 16383 columns and tiles from 16384 (the default before the tiles moved to 4096), without the
+// tiles (unpadded long rows take the walk, padded ones a block per row), or with tiles of Threads x
 // Words.
 struct rows_without_groups {
   __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
     reduce_rows_policy p = reduce_rows_tuning::select(arch);
     p.groups_max_cols = 0;
+    return p;
+  }
+};
+struct rows_groups_from_4 {
+  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
+    reduce_rows_policy p = reduce_rows_tuning::select(arch);
+    p.groups_min_cols = 4;
     return p;
   }
 };
@@ -338,6 +346,8 @@ void register_segmented_reduce(const options& opt) {
   // Long rows without tiles (the walk, a block per row), and other tiles.
   add(opt, "batched_float", "gpuprims::reduce_batched_warp_or_block", role::variant,
       gpuprims_batched_bench<rows_without_groups>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_groups_from_4", role::variant,
+      gpuprims_batched_bench<rows_groups_from_4>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words1", role::variant,
       gpuprims_batched_bench<rows_group_words<1>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words2", role::variant,
