@@ -134,57 +134,47 @@ void gpuprims_segmented_bench(benchmark::State& state) {
   });
 }
 
-// The library's reduce_rows policy without row groups (rows below the tiles' 4096 columns a warp
-// per row, items loaded one by one), with groups from 4 columns (not measured yet: rows of 4 to 8
-// items a thread each, with 16-byte loads), with Words words a lane in a group, with groups up to
-// 16383 columns and tiles from 16384 (the default before the tiles moved to 4096), without the
-// tiles (unpadded long rows take the walk, padded ones a block per row), or with tiles of Threads x
-// Words.
-struct rows_without_groups {
+// The library's reduce_rows policy with the fields named by the arguments replaced (`keep`, or 0
+// for the ints: the library's value).
+constexpr std::size_t keep = ~std::size_t{0};
+template <std::size_t TilesMinCols = keep, std::size_t GroupsMinCols = keep,
+          std::size_t GroupsMaxCols = keep, int GroupWords = 0, int TileThreads = 0,
+          int TileWords = 0>
+struct rows_variant {
   __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
     reduce_rows_policy p = reduce_rows_tuning::select(arch);
-    p.groups_max_cols = 0;
+    if (TilesMinCols != keep) {
+      p.tiles_min_cols = TilesMinCols;
+    }
+    if (GroupsMinCols != keep) {
+      p.groups_min_cols = GroupsMinCols;
+    }
+    if (GroupsMaxCols != keep) {
+      p.groups_max_cols = GroupsMaxCols;
+    }
+    if (GroupWords != 0) {
+      p.group_words = GroupWords;
+    }
+    if (TileThreads != 0) {
+      p.long_row_tile = {TileThreads, TileWords};
+    }
     return p;
   }
 };
-struct rows_groups_from_4 {
-  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
-    reduce_rows_policy p = reduce_rows_tuning::select(arch);
-    p.groups_min_cols = 4;
-    return p;
-  }
-};
+// Without row groups (rows below the tiles' 4096 columns a warp per row, items loaded one by one).
+using rows_without_groups = rows_variant<keep, keep, 0>;
+// Groups from 4 columns (not measured yet: rows of 4 to 8 items a thread each, 16-byte loads).
+using rows_groups_from_4 = rows_variant<keep, 4>;
+// At least Words words a lane in a group.
 template <int Words>
-struct rows_group_words {
-  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
-    reduce_rows_policy p = reduce_rows_tuning::select(arch);
-    p.group_words = Words;
-    return p;
-  }
-};
-struct rows_tiles_from_16384 {
-  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
-    reduce_rows_policy p = reduce_rows_tuning::select(arch);
-    p.tiles_min_cols = 16384;
-    p.groups_max_cols = 16383;
-    return p;
-  }
-};
-struct rows_without_tiles {
-  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
-    reduce_rows_policy p = reduce_rows_tuning::select(arch);
-    p.tiles_min_cols = 0;
-    return p;
-  }
-};
+using rows_group_words = rows_variant<keep, keep, keep, Words>;
+// Groups up to 16383 columns and tiles from 16384 (the default before the tiles moved to 4096).
+using rows_tiles_from_16384 = rows_variant<16384, keep, 16383>;
+// Without tiles (unpadded long rows take the walk, padded ones a block per row).
+using rows_without_tiles = rows_variant<0>;
+// Tiles of Threads x Words.
 template <int Threads, int Words>
-struct rows_tile_tuning {
-  __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
-    reduce_rows_policy p = reduce_rows_tuning::select(arch);
-    p.long_row_tile = {Threads, Words};
-    return p;
-  }
-};
+using rows_tile_tuning = rows_variant<keep, keep, keep, 0, Threads, Words>;
 
 // Fixed-size segments through reduce_batched.
 template <class Tuning = reduce_rows_tuning>
