@@ -170,15 +170,21 @@ constexpr bool reduce_next_pass_is_last(const reduce_policy& p, std::size_t part
          reduce_tile_count(partials / reduce_items_per_word<T>, p.small) == 1;
 }
 
-// Workspace: the first pass's partials, then the second pass's; later passes alternate between the
-// two (each writes fewer partials than the pass two before). Then the marks of a pass whose last
-// block finishes (one a tile: at most the policy's limit, one small tile's items and the first
-// pass's tiles). None when one tile does it all.
+// Workspace: the first pass's partials at 0, then the second pass's at `second_at`; later passes
+// alternate between the two (each writes fewer partials than the pass two before). Then, at
+// `marks_at`, the marks of a pass whose last block finishes (one a tile: at most the policy's
+// limit, one small tile's items and the first pass's tiles). `bytes` in all; none when one tile
+// does it all.
+struct reduce_workspace_layout {
+  std::size_t second_at = 0, marks_at = 0, bytes = 0;
+};
+
 template <class Item, class T>
-constexpr std::size_t reduce_workspace_bytes_for(const reduce_policy& p, std::size_t n) {
+constexpr reduce_workspace_layout reduce_workspace_layout_for(const reduce_policy& p,
+                                                              std::size_t n) {
   const std::size_t first = reduce_partials_bound<Item>(p, n);
   if (first <= 1) {
-    return 0;
+    return {};
   }
   const std::size_t second = reduce_partials_bound<T>(p, first);
   std::size_t marks = 0;
@@ -187,8 +193,17 @@ constexpr std::size_t reduce_workspace_bytes_for(const reduce_policy& p, std::si
     most = most < p.last_block_finishes_max_tiles ? most : p.last_block_finishes_max_tiles;
     marks = (first < most ? first : most) * sizeof(unsigned long long);
   }
-  return round_up(first * sizeof(T), reduce_workspace_alignment) +
-         round_up(second > 1 ? second * sizeof(T) : 0, reduce_workspace_alignment) + marks;
+  reduce_workspace_layout layout;
+  layout.second_at = round_up(first * sizeof(T), reduce_workspace_alignment);
+  layout.marks_at =
+      layout.second_at + round_up(second > 1 ? second * sizeof(T) : 0, reduce_workspace_alignment);
+  layout.bytes = layout.marks_at + marks;
+  return layout;
+}
+
+template <class Item, class T>
+constexpr std::size_t reduce_workspace_bytes_for(const reduce_policy& p, std::size_t n) {
+  return reduce_workspace_layout_for<Item, T>(p, n).bytes;
 }
 
 // A new mark for every call (odd, so never the cleared 0): a process-wide count from a start that
@@ -257,22 +272,19 @@ cudaError_t launch_reduce(const Item* in, T* out, std::size_t n, T init, Op op, 
   if (n == 0) {
     return launch<write_value_kernel<T>>(1, 1, stream, dependent, out, init);
   }
-  const std::size_t needed = reduce_workspace_bytes_for<Item, T>(p, n);
+  const reduce_workspace_layout layout = reduce_workspace_layout_for<Item, T>(p, n);
+  const std::size_t needed = layout.bytes;
   if (needed > 0 &&
       (workspace == nullptr || workspace_bytes < needed ||
        reinterpret_cast<std::uintptr_t>(workspace) % reduce_workspace_alignment != 0)) {
     return cudaErrorInvalidValue;
   }
   auto* bytes = static_cast<unsigned char*>(workspace);
-  const std::size_t first = reduce_partials_bound<Item>(p, n);
-  const std::size_t second = reduce_partials_bound<T>(p, first);
-  const std::size_t first_bytes = round_up(first * sizeof(T), reduce_workspace_alignment);
-  const std::size_t marks_at =
-      first_bytes + round_up(second > 1 ? second * sizeof(T) : 0, reduce_workspace_alignment);
   T* buffers[2] = {reinterpret_cast<T*>(bytes),
-                   needed == 0 ? nullptr : reinterpret_cast<T*>(bytes + first_bytes)};
-  unsigned long long* marks =
-      needed > marks_at ? reinterpret_cast<unsigned long long*>(bytes + marks_at) : nullptr;
+                   needed == 0 ? nullptr : reinterpret_cast<T*>(bytes + layout.second_at)};
+  unsigned long long* marks = needed > layout.marks_at
+                                  ? reinterpret_cast<unsigned long long*>(bytes + layout.marks_at)
+                                  : nullptr;
   const unsigned long long mark = marks == nullptr ? 0 : next_reduce_mark();
   std::size_t tiles = 0;
   bool finished = false;
