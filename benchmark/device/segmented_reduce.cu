@@ -176,24 +176,6 @@ using rows_without_tiles = rows_variant<0>;
 template <int Threads, int Words>
 using rows_tile_tuning = rows_variant<keep, keep, keep, 0, Threads, Words>;
 
-// Fixed-size segments through reduce_batched.
-template <class Tuning = reduce_rows_tuning>
-void gpuprims_batched_bench(benchmark::State& state) {
-  const auto length = static_cast<std::size_t>(state.range(0));
-  const std::size_t segments = total_items / length;
-  random_buffer in(total_items * sizeof(float), 31);
-  device_scratch out(segments * sizeof(float));
-  if (!in.ok() || out.p == nullptr) {
-    state.SkipWithError("setup failed");
-    return;
-  }
-  auto* o = static_cast<float*>(out.p);
-  time_launches(state, (total_items + segments) * sizeof(float), [&](cudaStream_t stream) {
-    skip_on_error(state, gpuprims::reduce_batched<Tuning>(in.as<float>(), o, segments, length, 0.0f,
-                                                          plus<float>{}, stream));
-  });
-}
-
 // 2^28 floats as rows of `length` with `pitched_pad` floats of padding after each.
 constexpr std::size_t pitched_pad = 32;
 
@@ -231,11 +213,13 @@ void cub_pitched_bench(benchmark::State& state) {
   });
 }
 
-template <class Tuning = reduce_rows_tuning>
-void gpuprims_pitched_bench(benchmark::State& state) {
+// 2^28 floats as rows of `length` with `Pad` floats of padding after each: reduce_batched without
+// padding, reduce_rows with.
+template <std::size_t Pad, class Tuning = reduce_rows_tuning>
+void gpuprims_rows_bench(benchmark::State& state) {
   const auto length = static_cast<std::size_t>(state.range(0));
   const std::size_t rows = total_items / length;
-  const std::size_t pitch = length + pitched_pad;
+  const std::size_t pitch = length + Pad;
   random_buffer in(rows * pitch * sizeof(float), 31);
   device_scratch out(rows * sizeof(float));
   if (!in.ok() || out.p == nullptr) {
@@ -244,11 +228,15 @@ void gpuprims_pitched_bench(benchmark::State& state) {
   }
   auto* o = static_cast<float*>(out.p);
   time_launches(state, (total_items + rows) * sizeof(float), [&](cudaStream_t stream) {
-    skip_on_error(state, gpuprims::reduce_rows<Tuning>(in.as<float>(), o, rows, length, pitch, 0.0f,
-                                                       plus<float>{}, stream));
+    if constexpr (Pad == 0) {
+      skip_on_error(state, gpuprims::reduce_batched<Tuning>(in.as<float>(), o, rows, length, 0.0f,
+                                                            plus<float>{}, stream));
+    } else {
+      skip_on_error(state, gpuprims::reduce_rows<Tuning>(in.as<float>(), o, rows, length, pitch,
+                                                         0.0f, plus<float>{}, stream));
+    }
   });
 }
-
 // Column sums of the 2^28 floats as (2^28 / cols) x cols, read in place.
 void gpuprims_cols_bench(benchmark::State& state) {
   const auto cols = static_cast<std::size_t>(state.range(0));
@@ -313,7 +301,7 @@ void register_segmented_reduce(const options& opt) {
   add(opt, "batched_float", "cudaMemcpyAsync", role::baseline, copy_all_bench, fixed, {"length"});
   add(opt, "batched_float", "cub::DeviceSegmentedReduce::Sum", role::baseline,
       cub_segmented_bench<source::fixed>, fixed, {"length"});
-  add(opt, "batched_float", "gpuprims::reduce_batched", role::default_, gpuprims_batched_bench<>,
+  add(opt, "batched_float", "gpuprims::reduce_batched", role::default_, gpuprims_rows_bench<0>,
       fixed, {"length"});
   const arg_list long_rows =
       each(opt.full ? std::vector<std::int64_t>{1024, 16384, 32768, std::int64_t{1} << 20}
@@ -322,8 +310,8 @@ void register_segmented_reduce(const options& opt) {
       {"length"});
   add(opt, "rows_float_pitched", "cub::DeviceSegmentedReduce::Sum", role::baseline,
       cub_pitched_bench, long_rows, {"length"});
-  add(opt, "rows_float_pitched", "gpuprims::reduce_rows", role::default_, gpuprims_pitched_bench<>,
-      long_rows, {"length"});
+  add(opt, "rows_float_pitched", "gpuprims::reduce_rows", role::default_,
+      gpuprims_rows_bench<pitched_pad>, long_rows, {"length"});
   const arg_list widths = each({1, 32, 1024, 32768, std::int64_t{1} << 20});
   add(opt, "cols_float", "cudaMemcpyAsync", role::baseline, copy_all_bench, widths, {"cols"});
   add(opt, "cols_float", "gpuprims::reduce_cols", role::default_, gpuprims_cols_bench, widths,
@@ -335,27 +323,27 @@ void register_segmented_reduce(const options& opt) {
   }
   // Long rows without tiles (the walk, a block per row), and other tiles.
   add(opt, "batched_float", "gpuprims::reduce_batched_warp_or_block", role::variant,
-      gpuprims_batched_bench<rows_without_groups>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_without_groups>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_groups_from_4", role::variant,
-      gpuprims_batched_bench<rows_groups_from_4>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_groups_from_4>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words1", role::variant,
-      gpuprims_batched_bench<rows_group_words<1>>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_group_words<1>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words2", role::variant,
-      gpuprims_batched_bench<rows_group_words<2>>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_group_words<2>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words8", role::variant,
-      gpuprims_batched_bench<rows_group_words<8>>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_group_words<8>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_tiles_from_16384", role::variant,
-      gpuprims_batched_bench<rows_tiles_from_16384>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_tiles_from_16384>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_walk", role::variant,
-      gpuprims_batched_bench<rows_without_tiles>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_without_tiles>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_tiles_256x8", role::variant,
-      gpuprims_batched_bench<rows_tile_tuning<256, 8>>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_tile_tuning<256, 8>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_tiles_512x8", role::variant,
-      gpuprims_batched_bench<rows_tile_tuning<512, 8>>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_tile_tuning<512, 8>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_tiles_1024x4", role::variant,
-      gpuprims_batched_bench<rows_tile_tuning<1024, 4>>, fixed, {"length"});
+      gpuprims_rows_bench<0, rows_tile_tuning<1024, 4>>, fixed, {"length"});
   add(opt, "rows_float_pitched", "gpuprims::reduce_rows_without_tiles", role::variant,
-      gpuprims_pitched_bench<rows_without_tiles>, long_rows, {"length"});
+      gpuprims_rows_bench<pitched_pad, rows_without_tiles>, long_rows, {"length"});
   // Other grids of walkers, words per lane and register caps.
   add(opt, "segmented_float", "gpuprims::segmented_reduce_words1", role::variant,
       gpuprims_segmented_bench<source::offsets, walker_tuning<512, 1, 2>>, fixed, {"length"});
