@@ -2,7 +2,8 @@
 // periodic) against cudaMemcpyAsync of the grid (the limit of one step per pass) and the naive
 // kernel (the 2D ladder's first rung; its other rungs with --full), on 8192^2 and 16384^2 floats.
 // Bytes counted: the grid read and written once. Families "stencil2d_fused_5pt_steps<S>" and
-// "stencil2d_fused_9pt_steps<S>": temporal blocking (below).
+// "stencil2d_fused_9pt_steps<S>": temporal blocking (below); "stencil2d_update_heat_steps<S>": a
+// user update against the same step as weights (below).
 #include <gpuprims/device/stencil2d.cuh>
 #include <gpuprims/ladder/stencil.cuh>
 
@@ -139,6 +140,44 @@ void add_fused2d_family(const options& opt) {
   }
 }
 
+// Families "stencil2d_update_heat_steps<S>" (--full): S explicit heat steps (u + 0.2 times the
+// 5-point Laplacian, periodic) over 8192^2 and 16384^2 floats in one pass, written as a user update
+// (gpuprims::make_stencil_update, the default of the family) against the same step as 5-point
+// weights (0.2 at the centre and its four neighbours: the same arithmetic in another order) and one
+// cudaMemcpyAsync of the grid. Bytes counted: the grid read and written once.
+struct heat_step {
+  template <class At>
+  __host__ __device__ float operator()(const At& at) const {
+    const float u = at(0, 0);
+    return u + 0.2f * (at(-1, 0) + at(1, 0) + at(0, -1) + at(0, 1) - 4.f * u);
+  }
+};
+
+template <int Steps>
+void heat_bench(benchmark::State& state, bool update) {
+  stencil2d_bench(state, [update](const float* in, float* out, std::size_t side, cudaStream_t s) {
+    if (update) {
+      return apply_stencil2d_fused<1, stencil_shape::star, Steps>(
+          in, out, side, side, side, side, make_stencil_update<1>(heat_step{}),
+          boundary::periodic(), s);
+    }
+    const stencil2d_weights<float, 1> w{{{0.f, 0.2f, 0.f}, {0.2f, 0.2f, 0.2f}, {0.f, 0.2f, 0.f}}};
+    return apply_stencil2d_fused<1, stencil_shape::star, Steps>(in, out, side, side, side, side, w,
+                                                                boundary::periodic(), s);
+  });
+}
+
+template <int Steps>
+void add_heat_family(const options& opt) {
+  const std::string family = "stencil2d_update_heat_steps" + std::to_string(Steps);
+  const arg_list sizes = each({8192, 16384});
+  add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid_bench, sizes, {"side"});
+  add(opt, family, "5-point weights", role::baseline,
+      [](benchmark::State& state) { heat_bench<Steps>(state, false); }, sizes, {"side"});
+  add(opt, family, "gpuprims::make_stencil_update", role::default_,
+      [](benchmark::State& state) { heat_bench<Steps>(state, true); }, sizes, {"side"});
+}
+
 template <int Steps, int Warps, int Rows, int Ring, int MinBlocks>
 void add_fused2d_shape(const options& opt) {
   const std::string name = "streaming " + std::to_string(Warps) + "w x " + std::to_string(Rows) +
@@ -178,6 +217,8 @@ void register_stencil2d(const options& opt) {
   if (!opt.full) {
     return;
   }
+  add_heat_family<1>(opt);
+  add_heat_family<4>(opt);
   // The fused default's neighbours: warps a block, rows a strip, rows in the ring, blocks an SM.
   add_fused2d_shape<4, 4, 8, 8, 4>(opt);
   add_fused2d_shape<4, 4, 12, 8, 4>(opt);
