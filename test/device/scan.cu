@@ -33,9 +33,20 @@ struct affine_op {
 
 // One warp a block, 4 items a thread: tiles of 128 floats (64 doubles), so 32 chunks (the
 // look-back's window) are 131072 floats. No dependent launch, no small-input shape.
-struct one_warp_tuning {
+template <bool Staged>
+struct one_warp_tuning_of {
   __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
-    return {32, 4, 1, false};
+    return {32, 4, 1, false, 0, 0, Staged};
+  }
+};
+
+// The library's policy with the other kind of tile (staged <-> registers): other code, the same
+// order.
+struct other_tile_tuning {
+  __host__ __device__ static constexpr gpuprims::scan_policy select(int arch) {
+    gpuprims::scan_policy p = gpuprims::scan_tuning::select(arch);
+    p.staged = !p.staged;
+    return p;
   }
 };
 
@@ -328,15 +339,30 @@ TEST_CASE("scans match the documented order bit for bit, every type and size", "
   check_every_type<gpuprims::scan_tuning>();
 }
 
-TEST_CASE("scans with one-warp tiles cross many chunks and the look-back window", "[scan][gpu]") {
-  check_every_type<one_warp_tuning>();
+TEST_CASE("scans with the other kind of tile (staged or in registers) give the same order",
+          "[scan][gpu]") {
+  STATIC_REQUIRE(other_tile_tuning::select(90).staged != gpuprims::scan_tuning::select(90).staged);
+  // Every architecture gets the same tile shapes (the order), whichever tile it uses.
+  for (int arch : {75, 80, 86, 89, 100, 120}) {
+    const gpuprims::scan_policy p = gpuprims::scan_tuning::select(arch);
+    const gpuprims::scan_policy h = gpuprims::scan_tuning::select(90);
+    CHECK(p.block_threads == h.block_threads);
+    CHECK(p.items_per_thread == h.items_per_thread);
+    CHECK(p.small_items_per_thread == h.small_items_per_thread);
+    CHECK(p.small_max_items == h.small_max_items);
+  }
+  check_every_type<other_tile_tuning>();
+}
+
+TEMPLATE_TEST_CASE("scans with one-warp tiles cross many chunks and the look-back window",
+                   "[scan][gpu]", one_warp_tuning_of<false>, one_warp_tuning_of<true>) {
+  check_every_type<TestType>();
   std::mt19937_64& g = rng();
   const auto real_float = [&g] { return std::uniform_real_distribution<float>(0, 1)(g); };
   // 40 and 70 chunks of 32 tiles (128 floats, 64 doubles): the window of 32 chunks slides.
   for (std::size_t n : {std::size_t{40} * 32 * 128 + 5, std::size_t{70} * 32 * 128}) {
-    check_scan<one_warp_tuning, float>("float plus", n, 0.5f, gpuprims::plus<float>{}, real_float);
-    check_scan<one_warp_tuning, double>("double plus", n, 0.0, gpuprims::plus<double>{},
-                                        real_float);
+    check_scan<TestType, float>("float plus", n, 0.5f, gpuprims::plus<float>{}, real_float);
+    check_scan<TestType, double>("double plus", n, 0.0, gpuprims::plus<double>{}, real_float);
   }
 }
 

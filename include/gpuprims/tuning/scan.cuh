@@ -2,11 +2,13 @@
 // selector (a type with the same static select) as the launcher's Tuning argument to override it.
 //
 // The tile size fixes the order in which a scan combines items (docs/scan.md, "The order"): the
-// library's selector returns the same policy for every architecture, so every GPU gives the same
-// bits.
+// library's selector returns the same tile shape for every architecture (only where a tile waits,
+// registers or shared memory, differs, and that does not change the order), so every GPU gives the
+// same bits.
 #pragma once
 
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/features.cuh>
 
 #include <cstddef>
 
@@ -25,19 +27,32 @@ struct scan_policy {
   bool dependent_launch;
   int small_items_per_thread = 0;   ///< the shape for short inputs (0: none)
   std::size_t small_max_items = 0;  ///< the longest input that takes it
+  /// Whether a tile waits for its prefix in shared memory (copied there in the background, by
+  /// cp.async where the GPU has it) rather than in registers: fewer registers, more tiles resident
+  /// and more bytes in flight per SM. The order of the combinations is the same either way.
+  bool staged = false;
+  /// min_blocks_per_sm for the kernels that load item by item (input or output not 16-byte
+  /// aligned, items that do not pack into 16-byte words); 0: the same. They need more registers.
+  int item_min_blocks_per_sm = 0;
 };
 
-/// The library's scan policy for code built for `arch`: the same for every architecture.
+/// The library's scan policy for code built for `arch`: one tile shape for every architecture (so
+/// every GPU gives the same bits); the tiles wait in shared memory where eight fit in an SM's.
 struct scan_tuning {
-  __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
-    // 256 threads x 24 items (6144 floats, 24 KiB a tile), no register cap. One run on the H100,
-    // 2^28 floats (us): 256 x 24 1203-1207, 256 x 16 1245, 512 x 24 1187, 1024 x 16 1374; capped
-    // to 5 blocks an SM (48 registers) 256 x 24 took 1131-1141 and 256 x 16 at 6 blocks 1171-1177,
-    // but the cap spills (local memory) in some instantiations, so it stays off; the same kernel
-    // without its look-back 739-802, a copy 720: the look-back, not the data path, is what costs
-    // (docs/scan.md). Up to 2^21 items, 256 x 8: at 2^16 and 2^20 floats it took 5.25 and 7.96 us
-    // against 256 x 24's 9.18 and 11.2 (CUB 10.1 and 12.2), at 2^24 102 against 86.8.
-    return {256, 24, 1, true, 8, std::size_t{1} << 21};
+  __host__ __device__ static constexpr scan_policy select(int arch) {
+    // 256 threads x 20 items (5120 floats: 20 KiB, and 5 KiB of `before` when staged), up to 2^21
+    // items 256 x 8. Staged at 8 blocks an SM (32 registers; the item-by-item kernels 6 blocks,
+    // 40 registers: at 32 ptxas spills in some). One run on the H100 (docs/scan.md), us at 2^28
+    // floats: this 999-1000; staged 256 x 24 at 7 blocks 1007-1008, 256 x 16 at 8 1063-1067; the
+    // tile in registers (256 x 24, 4 blocks, the default before) 1192-1193; CUB 884-886, a copy
+    // 718-719. The small shape staged is 3-7% slower than in registers at 2^16-2^20 (5.23 /
+    // 8.07-8.24 us against 4.88-4.92 / 7.79-7.81). GPUs with less shared memory keep the tile in
+    // registers (not measured there).
+    constexpr int tile_bytes = 256 * 20 * 5 + 1024;  // items, `before`, the reserved 1 KiB
+    if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 8 * tile_bytes) {
+      return {256, 20, 8, true, 8, std::size_t{1} << 21, true, 6};
+    }
+    return {256, 20, 1, true, 8, std::size_t{1} << 21};
   }
 };
 

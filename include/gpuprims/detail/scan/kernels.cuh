@@ -1,6 +1,7 @@
-// gpuprims' single-pass device scan: a block per tile, items in 16-byte words, scanned in
-// registers (a serial scan within each word, a warp scan per round of words, the rounds chained),
-// the tile's prefix from gpuprims::lookback, and one write of the results.
+// gpuprims' single-pass device scan: a block per tile, items in 16-byte words (a serial scan
+// within each word, a warp scan per round of words, the rounds chained), the tile's prefix from
+// gpuprims::lookback, and one write of the results. The tile waits for its prefix in registers or,
+// staged, in shared memory (scan_policy::staged).
 //
 // The order (docs/scan.md): a warp owns 32 * W consecutive words of a tile, lane l word j * 32 + l
 // of them. Item k of a word is out = B op y_k, with y_k the serial inclusive scan of the word's
@@ -13,6 +14,8 @@
 
 #include <gpuprims/block/lookback.cuh>
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/async_copy.cuh>
+#include <gpuprims/detail/arch/features.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/load.cuh>
 #include <gpuprims/detail/op_check.cuh>
@@ -41,8 +44,10 @@ inline constexpr int scan_items_per_word = (16 % sizeof(Item) == 0 && alignof(It
 template <class Item>
 struct scan_shape {
   int threads;
-  int words;       // words per lane: items_per_thread / items per word, at least 1
-  int min_blocks;  // the policy's, for items and results of 4 bytes or fewer; 1 for wider ones
+  int words;            // words per lane: items_per_thread / items per word, at least 1
+  int min_blocks;       // the policy's, for items and results of 4 bytes or fewer; 1 for wider ones
+  int item_min_blocks;  // the same for the kernels that load item by item
+  bool staged;          // the tile waits in shared memory (scan_policy::staged)
   __host__ __device__ constexpr std::size_t tile_items() const {
     return static_cast<std::size_t>(threads) * words * scan_items_per_word<Item>;
   }
@@ -62,7 +67,10 @@ __host__ __device__ constexpr scan_shape<Item> scan_shape_of(const scan_policy& 
   const int widest = static_cast<int>(sizeof(Item) > sizeof(T) ? sizeof(Item) : sizeof(T));
   const int per_thread = small ? p.small_items_per_thread : p.items_per_thread;
   const int items = widest > 4 ? per_thread * 4 / widest : per_thread;
-  return {p.block_threads, items / per_word > 0 ? items / per_word : 1, p.min_blocks_per_sm};
+  const int item_min_blocks =
+      p.item_min_blocks_per_sm > 0 ? p.item_min_blocks_per_sm : p.min_blocks_per_sm;
+  return {p.block_threads, items / per_word > 0 ? items / per_word : 1,
+          widest > 4 ? 1 : p.min_blocks_per_sm, widest > 4 ? 1 : item_min_blocks, p.staged};
 }
 
 // The shape n items take: the order of a scan of n items follows from it.
@@ -74,6 +82,35 @@ __host__ __device__ constexpr scan_shape<Item> scan_shape_for(const scan_policy&
 template <class Tuning, class Item, class T, bool Small>
 inline constexpr scan_shape<Item> scan_shape_here =
     scan_shape_of<Item, T>(Tuning::select(GPUPRIMS_TARGET_ARCH), Small);
+
+// __launch_bounds__' minimum blocks per SM for a shape (Vector: its items move as 16-byte words),
+// capped at what this architecture holds.
+template <class Tuning, class Item, class T, bool Small, bool Vector>
+inline constexpr int scan_min_blocks_here =
+    arch::resident_blocks(Vector ? scan_shape_here<Tuning, Item, T, Small>.min_blocks
+                                 : scan_shape_here<Tuning, Item, T, Small>.item_min_blocks,
+                          scan_shape_here<Tuning, Item, T, Small>.threads, GPUPRIMS_TARGET_ARCH);
+
+// A staged tile in shared memory: its items in their global layout (tile item i in word
+// i / PerWord; words are 16 bytes, uint4, where items pack into them, else one item), and per word
+// the fold of everything before it in its warp (`before`, T), so that no register holds either
+// while the tile waits for its prefix.
+template <class Item, int PerWord>
+using scan_word = std::conditional_t<(PerWord > 1), uint4, Item>;
+
+template <class Item, class T, int PerWord, std::size_t Words>
+struct scan_stage {
+  using word = scan_word<Item, PerWord>;
+  static_assert(sizeof(word) == PerWord * sizeof(Item), "a word holds PerWord items");
+  alignas(16) unsigned char raw[Words * sizeof(word)];
+  alignas(alignof(T) > 16 ? alignof(T) : 16) unsigned char raw_before[Words * sizeof(T)];
+  __device__ word* words() { return reinterpret_cast<word*>(raw); }
+  __device__ T* before() { return reinterpret_cast<T*>(raw_before); }
+};
+template <class Item, class T, int PerWord>
+struct scan_stage<Item, T, PerWord, 0> {  // register tiles stage nothing
+  using word = scan_word<Item, PerWord>;
+};
 
 // Loads a warp's words converted to T: round j, lane l holds items
 // warp_base + (j * 32 + l) * PerWord + [0, PerWord), as 16-byte words when Vector and the warp's
@@ -123,11 +160,73 @@ __device__ __forceinline__ void store_words(T* dst, const T (&values)[Count]) {
   }
 }
 
+// Copies a warp's words into its part of a staged tile: by cp.async (16-byte words) when Vector
+// and the warp's items are all in range (full), item by item otherwise, Item{} past n. Each lane
+// copies only the words it later reads, so the wait for its own copies is the only sync needed.
+template <bool Vector, int Words, int PerWord, class Item, class Word>
+__device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t warp_base,
+                                                 std::size_t n, bool full, int lane,
+                                                 Word* warp_words) {
+  if (Vector && full) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + warp_base);
+#pragma unroll
+    for (int j = 0; j < Words; ++j) {
+      arch::async_copy(&warp_words[j * 32 + lane], &src[j * 32 + lane]);
+    }
+    arch::async_copy_commit();
+    arch::async_copy_wait<0>();
+  } else if constexpr ((sizeof(Item) == 4 || sizeof(Item) == 8 || sizeof(Item) == 16) &&
+                       alignof(Item) == sizeof(Item)) {
+    // Item by item in the background too (no register holds an item in flight).
+    Item* items = reinterpret_cast<Item*>(warp_words);
+#pragma unroll
+    for (int j = 0; j < Words; ++j) {
+#pragma unroll
+      for (int k = 0; k < PerWord; ++k) {
+        const int e = (j * 32 + lane) * PerWord + k;
+        const std::size_t i = warp_base + e;
+        if (i < n) {
+          arch::async_copy_small<sizeof(Item)>(&items[e], &in[i]);
+        } else {
+          items[e] = Item{};
+        }
+      }
+    }
+    arch::async_copy_commit();
+    arch::async_copy_wait<0>();
+  } else {  // a word at a time, through registers
+    Item* items = reinterpret_cast<Item*>(warp_words);
+#pragma unroll 1
+    for (int j = 0; j < Words; ++j) {
+#pragma unroll
+      for (int k = 0; k < PerWord; ++k) {
+        const int e = (j * 32 + lane) * PerWord + k;
+        const std::size_t i = warp_base + e;
+        items[e] = i < n ? in[i] : Item{};
+      }
+    }
+  }
+}
+
+// A staged word's items, converted to T.
+template <int PerWord, class Item, class T, class Word>
+__device__ __forceinline__ void read_staged_word(const Word& word, T (&y)[PerWord]) {
+  const Word raw = word;
+  Item items[PerWord];
+  memcpy(items, &raw, sizeof(items));
+#pragma unroll
+  for (int k = 0; k < PerWord; ++k) {
+    y[k] = static_cast<T>(items[k]);
+  }
+}
+
 // Vector: the input and output are 16-byte aligned, so whole words load and store as uint4.
-// Small: the policy's small-input shape.
+// Small: the policy's small-input shape. A register tile holds its items in registers from the
+// load to the store; a staged tile (scan_policy::staged) keeps them in shared memory and reads
+// each word twice (once for the totals, once for the results), with the same combinations.
 template <class Tuning, bool Exclusive, bool Vector, bool Small, class Item, class T, class Op>
 __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threads),
-                                  (scan_shape_here<Tuning, Item, T, Small>.min_blocks))
+                                  (scan_min_blocks_here<Tuning, Item, T, Small, Vector>))
     scan_kernel(const Item* in, T* out, std::size_t n, T init, Op op, lookback_tiles<T> status,
                 std::size_t tiles) {
   constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, T, Small>;
@@ -136,8 +235,11 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   constexpr int per_word = scan_items_per_word<Item>;
   constexpr int warps = threads / 32;
   constexpr std::size_t warp_items = std::size_t{32} * words * per_word;
+  constexpr bool staged = shape.staged;
   static_assert(threads % 32 == 0 && threads <= 1024, "scan_policy: block_threads");
+  using stage_t = scan_stage<Item, T, per_word, staged ? std::size_t{threads} * words : 0>;
   struct shared_t {
+    stage_t stage;
     T warp_totals[warps];
     typename lookback<T, Op>::storage look;
     T prefix;
@@ -152,24 +254,44 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   const std::size_t warp_base = tile * shape.tile_items() + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
 
-  T y[words][per_word];
+  // A round: the serial scan within the lane's word, a warp scan of the words' totals, chained to
+  // the rounds before by carry; returns the fold of everything before the lane's word in the warp.
   // Items past the end feed only outputs past the end (a scan never looks forward).
-  load_warp_words<Vector>(in, warp_base, n, full, lane, y);
-
-  // Serial scan within each word, a warp scan per round, the rounds chained.
-  maybe<T> before[words];
-  maybe<T> carry{y[0][0], false};
-#pragma unroll
-  for (int j = 0; j < words; ++j) {
+  const auto round = [&](T(&y)[per_word], maybe<T>& carry) {
 #pragma unroll
     for (int k = 1; k < per_word; ++k) {
-      y[j][k] = op(y[j][k - 1], y[j][k]);
+      y[k] = op(y[k - 1], y[k]);
     }
-    const T in_round = warp_inclusive_scan(y[j][per_word - 1], op);
+    const T in_round = warp_inclusive_scan(y[per_word - 1], op);
     const T round_total = shuffle_from(in_round, 31);
     const T lane_before = shuffle_up(in_round, 1);
-    before[j] = lane > 0 ? maybe<T>{fold_after(carry, lane_before, op), true} : carry;
+    const maybe<T> before = lane > 0 ? maybe<T>{fold_after(carry, lane_before, op), true} : carry;
     carry = {fold_after(carry, round_total, op), true};
+    return before;
+  };
+  // A register tile keeps each word's scan and `before` in registers to the end; a staged tile
+  // keeps `before` in shared memory and scans the word again after the look-back (the same bits).
+  // Only the first word of lane 0 has nothing before it in the warp.
+  T y[staged ? 1 : words][per_word];
+  maybe<T> before[staged ? 1 : words];
+  maybe<T> carry{init, false};
+  [[maybe_unused]] typename stage_t::word* staged_words = nullptr;
+  [[maybe_unused]] T* staged_before = nullptr;
+  if constexpr (staged) {
+    staged_words = s.stage.words() + std::size_t{32} * words * warp;
+    staged_before = s.stage.before() + std::size_t{32} * words * warp;
+    stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, staged_words);
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+      read_staged_word<per_word, Item>(staged_words[j * 32 + lane], y[0]);
+      staged_before[j * 32 + lane] = round(y[0], carry).value;
+    }
+  } else {
+    load_warp_words<Vector>(in, warp_base, n, full, lane, y);
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+      before[j] = round(y[j], carry);
+    }
   }
   if (lane == 0) {
     s.warp_totals[warp] = carry.value;
@@ -202,14 +324,30 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
 
 #pragma unroll
   for (int j = 0; j < words; ++j) {
-    const maybe<T> b = fold_maybe(head, before[j], op);
+    T w[per_word];
+    maybe<T> before_word;
+    if constexpr (staged) {  // the word again, scanned again
+      read_staged_word<per_word, Item>(staged_words[j * 32 + lane], w);
+#pragma unroll
+      for (int k = 1; k < per_word; ++k) {
+        w[k] = op(w[k - 1], w[k]);
+      }
+      before_word = {staged_before[j * 32 + lane], j > 0 || lane > 0};
+    } else {
+#pragma unroll
+      for (int k = 0; k < per_word; ++k) {
+        w[k] = y[j][k];
+      }
+      before_word = before[j];
+    }
+    const maybe<T> b = fold_maybe(head, before_word, op);
     T result[per_word];
 #pragma unroll
     for (int k = 0; k < per_word; ++k) {
       if constexpr (Exclusive) {  // b is present: init comes first
-        result[k] = k == 0 ? b.value : op(b.value, y[j][k - 1]);
+        result[k] = k == 0 ? b.value : op(b.value, w[k - 1]);
       } else {
-        result[k] = fold_after(b, y[j][k], op);
+        result[k] = fold_after(b, w[k], op);
       }
     }
     const std::size_t first = warp_base + (std::size_t{32} * j + lane) * per_word;
