@@ -16,10 +16,10 @@
 namespace gpuprims::bench {
 namespace {
 
-template <int Threads, int Items, int MinBlocks = 1>
+template <int Threads, int Items, int MinBlocks = 1, bool Staged = false>
 struct scan_shape_tuning {
   __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
-    return {Threads, Items, MinBlocks, true};
+    return {Threads, Items, MinBlocks, true, 0, 0, Staged};
   }
 };
 
@@ -101,6 +101,14 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, scan_shape_tuning<256, 24>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_512x16", role::variant,
         scan_default_bench<T, scan_shape_tuning<512, 16>>, sizes, {"n"});
+    // Staged tiles at other residencies and shapes (the variants above keep theirs in registers;
+    // 256x24 and 256x8 in registers were the default before staging).
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x24_min7", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 24, 7, true>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x16_min8", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 16, 8, true>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x32_min6", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 32, 6, true>>, sizes, {"n"});
   }
 }
 
