@@ -142,9 +142,10 @@ void add_fused2d_family(const options& opt) {
 
 // Families "stencil2d_update_heat_steps<S>" (--full): S explicit heat steps (u + 0.2 times the
 // 5-point Laplacian, periodic) over 8192^2 and 16384^2 floats in one pass, written as a user update
-// (gpuprims::make_stencil_update, the default of the family) against the same step as 5-point
-// weights (0.2 at the centre and its four neighbours: the same arithmetic in another order) and one
-// cudaMemcpyAsync of the grid. Bytes counted: the grid read and written once.
+// (gpuprims::make_stencil_update, the default of the family; beside it the shared tile, the
+// updates' path before they streamed) against the same step as 5-point weights (0.2 at the centre
+// and its four neighbours: the same arithmetic in another order) and one cudaMemcpyAsync of the
+// grid. Bytes counted: the grid read and written once.
 struct heat_step {
   template <class At>
   __host__ __device__ float operator()(const At& at) const {
@@ -167,6 +168,28 @@ void heat_bench(benchmark::State& state, bool update) {
   });
 }
 
+// The updates' path before they streamed: the single step's shared tile, and the fused shared
+// tile for 2 or more steps.
+struct update_tile_tuning {
+  __host__ __device__ static constexpr stencil2d_policy select(int, std::size_t, int,
+                                                               stencil_shape) {
+    return stencil2d_tuning::shared_tile();
+  }
+};
+template <int Steps>
+void heat_tile_bench(benchmark::State& state) {
+  stencil2d_bench(state, [](const float* in, float* out, std::size_t side, cudaStream_t s) {
+    const auto step = make_stencil_update<1>(heat_step{});
+    if constexpr (Steps == 1) {
+      return apply_stencil2d<1, stencil_shape::star, update_tile_tuning>(
+          in, out, side, side, side, side, step, boundary::periodic(), s);
+    } else {
+      return apply_stencil2d_fused<1, stencil_shape::star, Steps, fused_tile_tuning>(
+          in, out, side, side, side, side, step, boundary::periodic(), s);
+    }
+  });
+}
+
 template <int Steps>
 void add_heat_family(const options& opt) {
   const std::string family = "stencil2d_update_heat_steps" + std::to_string(Steps);
@@ -176,6 +199,8 @@ void add_heat_family(const options& opt) {
       [](benchmark::State& state) { heat_bench<Steps>(state, false); }, sizes, {"side"});
   add(opt, family, "gpuprims::make_stencil_update", role::default_,
       [](benchmark::State& state) { heat_bench<Steps>(state, true); }, sizes, {"side"});
+  add(opt, family, "make_stencil_update, shared tile (before)", role::variant,
+      heat_tile_bench<Steps>, sizes, {"side"});
 }
 
 template <int Steps, int Warps, int Rows, int Ring, int MinBlocks>
@@ -218,7 +243,9 @@ void register_stencil2d(const options& opt) {
     return;
   }
   add_heat_family<1>(opt);
+  add_heat_family<2>(opt);
   add_heat_family<4>(opt);
+  add_heat_family<8>(opt);
   // The fused default's neighbours: warps a block, rows a strip, rows in the ring, blocks an SM.
   add_fused2d_shape<4, 4, 8, 8, 4>(opt);
   add_fused2d_shape<4, 4, 12, 8, 4>(opt);

@@ -31,6 +31,47 @@ template void fused_steps<4, gpuprims::stencil_shape::box, 3, float>(const float
 template void fused_steps<3, gpuprims::stencil_shape::box, 5, float>(const float*, float*);
 template void fused_steps<2, gpuprims::stencil_shape::box, 7, double>(const double*, double*);
 
+// User updates (a heat step and a nonlinear radius-2 function) stream like the box of their
+// radius, one step and fused.
+template <class T>
+struct heat_update {
+  template <class At>
+  __host__ __device__ T operator()(const At& at) const {
+    const T u = at(0, 0);
+    return u + T(0.2) * (at(-1, 0) + at(1, 0) + at(0, -1) + at(0, 1) - T(4) * u);
+  }
+};
+template <class T>
+struct corner_update {
+  template <class At>
+  __host__ __device__ T operator()(const At& at) const {
+    const T c = at(2, -2);
+    return c > T(0) ? c * at(-2, 2) : at(0, 1);
+  }
+};
+template <int Rad, int Steps, class T, class F>
+void update_steps(const T* in, T* out) {
+  const auto step = gpuprims::make_stencil_update<Rad>(F{});
+  if constexpr (Steps == 1) {
+    (void)gpuprims::apply_stencil2d<Rad, gpuprims::stencil_shape::star>(in, out, 1, 1, 1, 1, step);
+  } else {
+    (void)gpuprims::apply_stencil2d_fused<Rad, gpuprims::stencil_shape::star, Steps>(in, out, 1, 1,
+                                                                                     1, 1, step);
+  }
+}
+template void update_steps<1, 1, float, heat_update<float>>(const float*, float*);
+template void update_steps<1, 4, float, heat_update<float>>(const float*, float*);
+template void update_steps<1, 8, float, heat_update<float>>(const float*, float*);
+template void update_steps<2, 1, double, corner_update<double>>(const double*, double*);
+template void update_steps<2, 3, double, corner_update<double>>(const double*, double*);
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, \(gpuprims::stencil_shape\)1, float, gpuprims::stencil_update has LDGSTS
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float, gpuprims::stencil_update.* has SHFL\.IDX
+// sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 2, .*double, gpuprims::stencil_update.* has LDG\.E\.128
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*4, float, gpuprims::stencil_update.* has LDG\.E\.128
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*4, float, gpuprims::stencil_update.* has STG\.E\.128
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*8, float, gpuprims::stencil_update.* has SHFL\.IDX
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 2, .*3, double, gpuprims::stencil_update.* has DMUL
+
 // Register streaming (radius 1, both shapes; the radius-4 star of doubles): 16-byte loads and
 // stores, neighbours by shuffles, fused multiply-adds; at radius 1 the float strips' rows staged
 // in shared memory by cp.async (LDGSTS), elsewhere no shared memory.

@@ -19,10 +19,11 @@ namespace gpuprims {
 /// elements in), each filtered on its own: out[y][x] = sum of w(dy, dx) in[y + dy][x + dx] over
 /// the shape (Shape star or box, radius Rad from 1 to 4), positions outside the grid supplied by
 /// `b` (a rule per axis; one rule for both). float or double. A user update
-/// (gpuprims::stencil_update) in place of the weights computes each point by its function, on the
-/// shared tile whatever Tuning says. Null pointers, zero sizes, pitches
-/// shorter than cols, batch strides shorter than a grid, overlapping spans and unknown boundary
-/// modes return cudaErrorInvalidValue and launch nothing. Asynchronous on `stream`.
+/// (gpuprims::stencil_update) in place of the weights computes each point by its function, under
+/// the policy Tuning gives the box of radius Rad (the update reads the whole box). Null pointers,
+/// zero sizes, pitches shorter than cols, batch strides shorter than a grid, overlapping spans and
+/// unknown boundary modes return cudaErrorInvalidValue and launch nothing. Asynchronous on
+/// `stream`.
 ///
 ///   gpuprims::stencil2d_weights<float, 1> w{{{0, 1, 0}, {1, -4, 1}, {0, 1, 0}}};
 ///   cudaError_t e = gpuprims::apply_stencil2d<1, gpuprims::stencil_shape::star>(
@@ -59,7 +60,7 @@ template <int Rad, stencil_shape Shape, class Tuning = stencil2d_tuning, class T
 /// Steps applications of apply_stencil2d<Rad, Shape> in one pass over memory (temporal blocking):
 /// the same arguments, and the same bits as calling apply_stencil2d Steps times (each step's
 /// outputs the next step's inputs, points outside the grid supplied by `b` from that step's
-/// values; the weights, or a user update, whose fused steps take the shared tile). Warps march
+/// values; the weights or a user update). Warps march
 /// down strips of the grid with every step's rows in registers (or, where
 /// Steps x (2 Rad + 1) rows do not fit, blocks work on shared-memory tiles), each strip or tile
 /// recomputing Steps x Rad points around its outputs, so Steps steps move the grid through memory

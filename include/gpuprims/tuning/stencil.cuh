@@ -124,7 +124,7 @@ struct stencil2d_tuning {
     return shared_tile();
   }
   /// The shared tile: 32 x 8 threads, 4 outputs each down a column (the boxes of radius 3 and 4,
-  /// and every user update: the strips' arithmetic is the weights' own).
+  /// and the user updates of those radii, which take the box's policy).
   __host__ __device__ static constexpr stencil2d_policy shared_tile() {
     return {0, 0, 0, 0, 32, 8, 4};
   }
@@ -280,7 +280,7 @@ struct stencil2d_fused_tuning {
     }
     return shared_tile(element_size);
   }
-  /// The shared tile (deeper fusions, and every user update): spans of 64 x 64 floats (two buffers
+  /// The shared tile (deeper fusions): spans of 64 x 64 floats (two buffers
   /// of 66 x 66 at radius 1: 34.0 KiB; 40.5 KiB at radius 4) and 64 x 32 doubles (35.1 / 45.0
   /// KiB), within the 48 KiB of static shared memory every GPU gives a block; 32 x 8 threads.
   /// First values, not tuned.

@@ -29,7 +29,9 @@ inline constexpr int warp_stencil2d_width = detail::strip_width<T>;
 /// loads and stores where a row is 16-byte aligned at x0) and kept in registers while it is a
 /// neighbour; along x a lane's neighbours come from the lanes beside it by shuffles. Rows is a
 /// multiple of Batch; the strip reads the Rad rows and columns around it. No shared memory, no
-/// barrier: warps of a block work independently. float or double, radius 1 to 4.
+/// barrier: warps of a block work independently. float or double, radius 1 to 4. A user update
+/// (gpuprims::stencil_update) in place of the weights: each row's whole box is gathered into
+/// registers by every lane, then the function runs once per point (it may branch freely).
 ///
 ///   const gpuprims::stencil2d_weights<float, 1> w{{{0, 1, 0}, {1, -4, 1}, {0, 1, 0}}};
 ///   const std::size_t x0 = warp * gpuprims::warp_stencil2d_width<float>;

@@ -209,48 +209,33 @@ __global__ void __launch_bounds__(fused2d_threads<Tuning, T, Rad, Steps>)
   }
 }
 
-// A user update (stencil_update) takes the shared tile wherever Tuning would stream: the strips'
-// arithmetic is the weights' own.
-template <class Tuning>
-struct stencil2d_fused_update_tuning {
-  __host__ __device__ static constexpr stencil2d_fused_policy select(int arch,
-                                                                     std::size_t element_size,
-                                                                     int radius, int steps) {
-    const stencil2d_fused_policy p = Tuning::select(arch, element_size, radius, steps);
-    return p.warps > 0 ? stencil2d_fused_tuning::shared_tile(element_size) : p;
-  }
-};
-
 template <class Tuning, int Rad, stencil_shape Shape, int Steps, class T, class Weights>
 cudaError_t launch_stencil2d_fused(const T* in, T* out, std::size_t batch, std::size_t rows,
                                    std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
                                    std::size_t in_stride, std::size_t out_stride, const Weights& w,
                                    const boundary2d& b, cudaStream_t stream) {
-  using tuning =
-      std::conditional_t<is_stencil_update<Weights>, stencil2d_fused_update_tuning<Tuning>, Tuning>;
+  constexpr stencil_shape shape = stencil2d_step_shape<Shape, Weights>;
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const stencil2d_fused_policy p = tuning::select(facts.target_arch, sizeof(T), Rad, Steps);
+  const stencil2d_fused_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Steps);
   if (!fused2d_fits<Rad, Steps, T>(p)) {
     return cudaErrorInvalidValue;  // the kernel for this device would not exist
   }
-  if constexpr (!is_stencil_update<Weights>) {
-    if (p.warps > 0) {
-      const std::size_t strips =
-          ceil_div(cols, static_cast<std::size_t>(fused_strip_outputs<Rad, Steps, T>)) *
-          ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
-      return launch<stencil2d_fused_strip_kernel<tuning, Rad, Shape, Steps, T, Weights>>(
-          dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
-          dim3(static_cast<unsigned int>(32 * p.warps)), stream,
-          dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch,
-          out_pitch, in_stride, out_stride, w, b);
-    }
+  if (p.warps > 0) {
+    const std::size_t strips =
+        ceil_div(cols, static_cast<std::size_t>(fused_strip_outputs<Rad, Steps, T>)) *
+        ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
+    return launch<stencil2d_fused_strip_kernel<Tuning, Rad, shape, Steps, T, Weights>>(
+        dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
+        dim3(static_cast<unsigned int>(32 * p.warps)), stream,
+        dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch,
+        out_pitch, in_stride, out_stride, w, b);
   }
   const auto tile_x = static_cast<std::size_t>(p.span_x - 2 * Steps * Rad);
   const auto tile_y = static_cast<std::size_t>(p.span_y - 2 * Steps * Rad);
   const std::size_t tiles = ceil_div(cols, tile_x) * ceil_div(rows, tile_y) * batch;
   const unsigned int blocks = static_cast<unsigned int>(tiles < 0x7fffffff ? tiles : 0x7fffffff);
-  return launch<stencil2d_fused_kernel<tuning, Rad, Shape, Steps, T, Weights>>(
+  return launch<stencil2d_fused_kernel<Tuning, Rad, shape, Steps, T, Weights>>(
       dim3(blocks),
       dim3(static_cast<unsigned int>(p.block_x), static_cast<unsigned int>(p.block_y)), stream,
       dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch, out_pitch,

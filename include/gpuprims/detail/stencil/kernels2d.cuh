@@ -139,44 +139,33 @@ cudaError_t validate_stencil2d(const T* in, const T* out, std::size_t batch, std
   return ok ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// A user update (stencil_update) takes the shared tile wherever Tuning would stream: the strips'
-// arithmetic is the weights' own.
-template <class Tuning>
-struct stencil2d_update_tuning {
-  __host__ __device__ static constexpr stencil2d_policy select(int arch, std::size_t element_size,
-                                                               int radius, stencil_shape shape) {
-    const stencil2d_policy p = Tuning::select(arch, element_size, radius, shape);
-    return p.warps > 0 ? stencil2d_tuning::shared_tile() : p;
-  }
-};
-
-template <class Tuning, class Step>
-using stencil2d_tuning_for =
-    std::conditional_t<is_stencil_update<Step>, stencil2d_update_tuning<Tuning>, Tuning>;
+// The shape a step's policy and kernels are chosen for: a user update (stencil_update) reads the
+// whole box whatever the launcher's shape, so it takes the box's.
+template <stencil_shape Shape, class Step>
+inline constexpr stencil_shape stencil2d_step_shape =
+    is_stencil_update<Step> ? stencil_shape::box : Shape;
 
 template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
 cudaError_t launch_stencil2d(const T* in, T* out, std::size_t batch, std::size_t rows,
                              std::size_t cols, std::size_t in_pitch, std::size_t out_pitch,
                              std::size_t in_stride, std::size_t out_stride, const Weights& w,
                              const boundary2d& b, cudaStream_t stream) {
-  using tuning = stencil2d_tuning_for<Tuning, Weights>;
+  constexpr stencil_shape shape = stencil2d_step_shape<Shape, Weights>;
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const stencil2d_policy p = tuning::select(facts.target_arch, sizeof(T), Rad, Shape);
-  if constexpr (!is_stencil_update<Weights>) {
-    if (p.warps > 0) {
-      const std::size_t strips = ceil_div(cols, static_cast<std::size_t>(strip_width<T>)) *
-                                 ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
-      return launch<stencil2d_kernel<tuning, Rad, Shape, T, Weights>>(
-          dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
-          dim3(static_cast<unsigned int>(32 * p.warps)), stream,
-          dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch,
-          out_pitch, in_stride, out_stride, w, b);
-    }
+  const stencil2d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, shape);
+  if (p.warps > 0) {
+    const std::size_t strips = ceil_div(cols, static_cast<std::size_t>(strip_width<T>)) *
+                               ceil_div(rows, static_cast<std::size_t>(p.rows)) * batch;
+    return launch<stencil2d_kernel<Tuning, Rad, shape, T, Weights>>(
+        dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
+        dim3(static_cast<unsigned int>(32 * p.warps)), stream,
+        dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch,
+        out_pitch, in_stride, out_stride, w, b);
   }
   const std::size_t tiles = ceil_div(cols, static_cast<std::size_t>(p.block_x)) *
                             ceil_div(rows, static_cast<std::size_t>(p.block_y * p.items_y)) * batch;
-  return launch<stencil2d_tile_kernel<tuning, Rad, Shape, T, Weights>>(
+  return launch<stencil2d_tile_kernel<Tuning, Rad, shape, T, Weights>>(
       dim3(grid_x(tiles)),
       dim3(static_cast<unsigned int>(p.block_x), static_cast<unsigned int>(p.block_y)), stream,
       dependent_launch(p.dependent_launch, facts), in, out, batch, rows, cols, in_pitch, out_pitch,

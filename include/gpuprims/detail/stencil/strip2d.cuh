@@ -90,26 +90,32 @@ __device__ __forceinline__ strip_row<T> strip_load_row(const T* in, std::size_t 
   return r;
 }
 
+// Column x0 + lane V + d of a row, d in [-Rad, V + Rad): the lane's own element, else a
+// neighbour's by one shuffle, or the strip's halo past the warp's ends by a second (every lane
+// calls it with the same d).
+template <int Rad, class T>
+__device__ __forceinline__ T strip_column(const strip_row<T>& r, int lane, int d) {
+  constexpr int V = strip_vector<T>;
+  if (d >= 0 && d < V) {
+    return r.v[d];
+  }
+  const int s = d < 0 ? -((V - 1 - d) / V) : d / V;  // the lane holding it: lane + s
+  const T from_lane = shuffle_from(r.v[d - s * V], (lane + s) & 31);
+  const int rel = lane * V + d;  // the column relative to the strip's first
+  const int h = rel < 0 ? rel + Rad : rel - strip_width<T> + Rad;
+  const T from_halo = shuffle_from(r.halo, h < 0 ? 0 : (h < 2 * Rad ? h : 2 * Rad - 1));
+  return rel < 0 || rel >= strip_width<T> ? from_halo : from_lane;
+}
+
 // ext[k] = column x0 + lane V - Rad + k of a row, k in [0, V + 2 Rad): the lane's own vector in the
 // middle, its neighbours' values (or the strip's halo past the warp's ends) around it. Two
 // shuffles for each of the 2 Rad values outside the lane's vector.
-template <int Rad, class T>
-__device__ __forceinline__ void strip_extend(const strip_row<T>& r, int lane,
+template <int Rad, class T, class Row>
+__device__ __forceinline__ void strip_extend(const Row& r, int lane,
                                              T (&ext)[strip_vector<T> + 2 * Rad]) {
-  constexpr int V = strip_vector<T>;
 #pragma unroll
-  for (int k = 0; k < V + 2 * Rad; ++k) {
-    const int d = k - Rad;  // the column relative to the lane's first
-    if (d >= 0 && d < V) {
-      ext[k] = r.v[d];
-      continue;
-    }
-    const int s = d < 0 ? -((V - 1 - d) / V) : d / V;  // the lane holding it: lane + s
-    const T from_lane = shuffle_from(r.v[d - s * V], (lane + s) & 31);
-    const int rel = lane * V + d;  // the column relative to the strip's first
-    const int h = rel < 0 ? rel + Rad : rel - strip_width<T> + Rad;
-    const T from_halo = shuffle_from(r.halo, h < 0 ? 0 : (h < 2 * Rad ? h : 2 * Rad - 1));
-    ext[k] = rel < 0 || rel >= strip_width<T> ? from_halo : from_lane;
+  for (int k = 0; k < strip_vector<T> + 2 * Rad; ++k) {
+    ext[k] = strip_column<Rad>(r, lane, k - Rad);
   }
 }
 
@@ -120,22 +126,16 @@ struct strip_vec {
   T v[strip_vector<T>];
 };
 
-// ext as above for a row without halo: past the warp's ends the values wrap around (don't-care
+// strip_column for a row without halo: past the warp's ends the values wrap around (don't-care
 // columns).
 template <int Rad, class T>
-__device__ __forceinline__ void strip_extend(const strip_vec<T>& r, int lane,
-                                             T (&ext)[strip_vector<T> + 2 * Rad]) {
+__device__ __forceinline__ T strip_column(const strip_vec<T>& r, int lane, int d) {
   constexpr int V = strip_vector<T>;
-#pragma unroll
-  for (int k = 0; k < V + 2 * Rad; ++k) {
-    const int d = k - Rad;
-    if (d >= 0 && d < V) {
-      ext[k] = r.v[d];
-      continue;
-    }
-    const int s = d < 0 ? -((V - 1 - d) / V) : d / V;
-    ext[k] = shuffle_from(r.v[d - s * V], (lane + s) & 31);
+  if (d >= 0 && d < V) {
+    return r.v[d];
   }
+  const int s = d < 0 ? -((V - 1 - d) / V) : d / V;
+  return shuffle_from(r.v[d - s * V], (lane + s) & 31);
 }
 
 // The outputs of row y0 + J of the strip (q[J + Rad] its centre row, q[J] .. q[J + 2 Rad] the rows
@@ -146,31 +146,46 @@ template <int Rad, stencil_shape Shape, int J, class Row, int Q, class Weights, 
 __device__ __forceinline__ void strip_point_row(const Row (&q)[Q], const Weights& w, int lane,
                                                 T (&o)[strip_vector<T>]) {
   constexpr int V = strip_vector<T>;
+  if constexpr (is_stencil_update<Weights>) {
+    // Every row of the box extended first (shuffles by every lane together), then the user's
+    // function once per output on registers alone, so it may branch on the values it reads.
+    T box[2 * Rad + 1][V + 2 * Rad];
 #pragma unroll
-  for (int e = 0; e < V; ++e) {
-    o[e] = T(0);
-  }
-  T ext[V + 2 * Rad];
+    for (int dy = 0; dy <= 2 * Rad; ++dy) {
+      strip_extend<Rad>(q[J + dy], lane, box[dy]);
+    }
 #pragma unroll
-  for (int dy = -Rad; dy <= Rad; ++dy) {
-    if (Shape == stencil_shape::box || dy == 0) {
-      strip_extend<Rad>(q[J + Rad + dy], lane, ext);
+    for (int e = 0; e < V; ++e) {
+      o[e] =
+          stencil_update_point<T>(w, [&](int dy, int dx) { return box[Rad + dy][e + Rad + dx]; });
+    }
+  } else {
 #pragma unroll
-      for (int e = 0; e < V; ++e) {
+    for (int e = 0; e < V; ++e) {
+      o[e] = T(0);
+    }
+    T ext[V + 2 * Rad];
 #pragma unroll
-        for (int dx = -Rad; dx <= Rad; ++dx) {
-          o[e] = fused(static_cast<T>(w(dy, dx)), ext[e + Rad + dx], o[e]);
+    for (int dy = -Rad; dy <= Rad; ++dy) {
+      if (Shape == stencil_shape::box || dy == 0) {
+        strip_extend<Rad>(q[J + Rad + dy], lane, ext);
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+#pragma unroll
+          for (int dx = -Rad; dx <= Rad; ++dx) {
+            o[e] = fused(static_cast<T>(w(dy, dx)), ext[e + Rad + dx], o[e]);
+          }
         }
       }
     }
-  }
-  if constexpr (Shape == stencil_shape::star) {
+    if constexpr (Shape == stencil_shape::star) {
 #pragma unroll
-    for (int e = 0; e < V; ++e) {
+      for (int e = 0; e < V; ++e) {
 #pragma unroll
-      for (int dy = -Rad; dy <= Rad; ++dy) {
-        if (dy != 0) {
-          o[e] = fused(static_cast<T>(w(dy, 0)), q[J + Rad + dy].v[e], o[e]);
+        for (int dy = -Rad; dy <= Rad; ++dy) {
+          if (dy != 0) {
+            o[e] = fused(static_cast<T>(w(dy, 0)), q[J + Rad + dy].v[e], o[e]);
+          }
         }
       }
     }
