@@ -23,6 +23,16 @@ struct scan_shape_tuning {
   }
 };
 
+// The default with its small-input shape staged too (the default before it went back to
+// registers).
+struct small_staged_tuning {
+  __host__ __device__ static constexpr scan_policy select(int arch) {
+    scan_policy p = scan_tuning::select(arch);
+    p.small_staged = p.staged;
+    return p;
+  }
+};
+
 template <class T, class Tuning = scan_tuning>
 void scan_default_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -101,6 +111,8 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, scan_shape_tuning<256, 24>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_512x16", role::variant,
         scan_default_bench<T, scan_shape_tuning<512, 16>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan, small tiles staged", role::variant,
+        scan_default_bench<T, small_staged_tuning>, sizes, {"n"});
     // Staged tiles at other residencies and shapes (the variants above keep theirs in registers;
     // 256x24 and 256x8 in registers were the default before staging).
     add(opt, family, "gpuprims::inclusive_scan_staged_256x24_min7", role::variant,

@@ -11,11 +11,14 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 }
 
 // The default reads and writes 16-byte words where the pointers allow (Vector, the second `true`
-// or `false` after the tuning; then Small, the small-input shape, both shapes checked): on sm_90 it
-// stages its tile in shared memory by cp.async (LDGSTS, 16 bytes) and stores from registers; no
-// local memory in any instantiation (its register caps spill nothing).
-// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, (false|true), float, float, .*float has LDGSTS\.E\.BYPASS\.128
+// or `false` after the tuning; then Small, the small-input shape): on sm_90 the large shape stages
+// its tile in shared memory by cp.async (LDGSTS, 16 bytes), the small one loads it into registers
+// (LDG, 16 bytes); both store from registers; no local memory in any instantiation (its register
+// caps spill nothing).
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, float, float, .*float has LDGSTS\.E\.BYPASS\.128
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, (false|true), float, float, .*float has STG\.E\.128
-// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, (false|true), int, int, .*int has LDGSTS\.E\.BYPASS\.128
-// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, (false|true), signed char, long long has LDGSTS\.E\.BYPASS\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, int, int, .*int has LDGSTS\.E\.BYPASS\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, signed char, long long has LDGSTS\.E\.BYPASS\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float has LDG\.E\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float lacks LDGSTS
 // sass: scan_kernel<gpuprims::scan_tuning lacks LDL|STL

@@ -40,12 +40,13 @@ struct one_warp_tuning_of {
   }
 };
 
-// The library's policy with the other kind of tile (staged <-> registers): other code, the same
-// order.
+// The library's policy with the other kind of tile (staged <-> registers, for both shapes): other
+// code, the same order.
 struct other_tile_tuning {
   __host__ __device__ static constexpr gpuprims::scan_policy select(int arch) {
     gpuprims::scan_policy p = gpuprims::scan_tuning::select(arch);
     p.staged = !p.staged;
+    p.small_staged = !p.small_staged;
     return p;
   }
 };
@@ -342,6 +343,8 @@ TEST_CASE("scans match the documented order bit for bit, every type and size", "
 TEST_CASE("scans with the other kind of tile (staged or in registers) give the same order",
           "[scan][gpu]") {
   STATIC_REQUIRE(other_tile_tuning::select(90).staged != gpuprims::scan_tuning::select(90).staged);
+  STATIC_REQUIRE(other_tile_tuning::select(90).small_staged !=
+                 gpuprims::scan_tuning::select(90).small_staged);
   // Every architecture gets the same tile shapes (the order), whichever tile it uses.
   for (int arch : {75, 80, 86, 89, 100, 120}) {
     const gpuprims::scan_policy p = gpuprims::scan_tuning::select(arch);

@@ -34,6 +34,9 @@ struct scan_policy {
   /// min_blocks_per_sm for the kernels that load item by item (input or output not 16-byte
   /// aligned, items that do not pack into 16-byte words); 0: the same. They need more registers.
   int item_min_blocks_per_sm = 0;
+  /// `staged` for the small-input shape (a short scan has few tiles in flight: what staging saves
+  /// in registers buys nothing there, and its second pass over shared memory costs).
+  bool small_staged = false;
 };
 
 /// The library's scan policy for code built for `arch`: one tile shape for every architecture (so
@@ -45,9 +48,9 @@ struct scan_tuning {
     // 40 registers: at 32 ptxas spills in some). One run on the H100 (docs/scan.md), us at 2^28
     // floats: this 999-1000; staged 256 x 24 at 7 blocks 1007-1008, 256 x 16 at 8 1063-1067; the
     // tile in registers (256 x 24, 4 blocks, the default before) 1192-1193; CUB 884-886, a copy
-    // 718-719. The small shape staged is 3-7% slower than in registers at 2^16-2^20 (5.23 /
-    // 8.07-8.24 us against 4.88-4.92 / 7.79-7.81). GPUs with less shared memory keep the tile in
-    // registers (not measured there).
+    // 718-719. The small shape keeps its tiles in registers: staged it was 3-7% slower at
+    // 2^16-2^20 (5.23 / 8.07-8.24 us against 4.88-4.92 / 7.79-7.81 in registers). GPUs with less
+    // shared memory keep every tile in registers (not measured there).
     constexpr int tile_bytes = 256 * 20 * 5 + 1024;  // items, `before`, the reserved 1 KiB
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 8 * tile_bytes) {
       return {256, 20, 8, true, 8, std::size_t{1} << 21, true, 6};

@@ -47,7 +47,7 @@ struct scan_shape {
   int words;            // words per lane: items_per_thread / items per word, at least 1
   int min_blocks;       // the policy's, for items and results of 4 bytes or fewer; 1 for wider ones
   int item_min_blocks;  // the same for the kernels that load item by item
-  bool staged;          // the tile waits in shared memory (scan_policy::staged)
+  bool staged;          // the tile waits in shared memory (scan_policy::staged, small_staged)
   __host__ __device__ constexpr std::size_t tile_items() const {
     return static_cast<std::size_t>(threads) * words * scan_items_per_word<Item>;
   }
@@ -70,7 +70,8 @@ __host__ __device__ constexpr scan_shape<Item> scan_shape_of(const scan_policy& 
   const int item_min_blocks =
       p.item_min_blocks_per_sm > 0 ? p.item_min_blocks_per_sm : p.min_blocks_per_sm;
   return {p.block_threads, items / per_word > 0 ? items / per_word : 1,
-          widest > 4 ? 1 : p.min_blocks_per_sm, widest > 4 ? 1 : item_min_blocks, p.staged};
+          widest > 4 ? 1 : p.min_blocks_per_sm, widest > 4 ? 1 : item_min_blocks,
+          small ? p.small_staged : p.staged};
 }
 
 // The shape n items take: the order of a scan of n items follows from it.
