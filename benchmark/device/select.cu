@@ -2,7 +2,8 @@
 // timing, and the overload without one) and gpuprims::partition against cub::DeviceSelect::If
 // (temporary storage allocated outside the timing) and cudaMemcpyAsync of the same bytes, on random
 // int32 bits with half the items kept (the odd ones). Bytes counted: the n items read and the n / 2
-// kept ones written (a partition writes all n). --full adds the 2^16..2^30 sweep and tile shapes.
+// kept ones written (a partition writes all n). --full adds the 2^16..2^30 sweep, tile shapes in
+// registers (256 x 24: the default before staged tiles) and other staged shapes.
 #include <gpuprims/device/select.cuh>
 
 #include "reduce_families.cuh"
@@ -20,10 +21,20 @@ struct is_odd {
   __host__ __device__ bool operator()(const std::int32_t& x) const { return (x & 1) != 0; }
 };
 
-template <int Threads, int Items>
+// Tiles in registers (256 x 24 at no register cap was the default before staged tiles; at 3 blocks
+// an SM it is the default where six staged tiles do not fit an SM's shared memory).
+template <int Threads, int Items, int MinBlocks = 1>
 struct select_shape_tuning {
   __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
-    return {Threads, Items, 1, true};
+    return {Threads, Items, MinBlocks, true, 8, std::size_t{1} << 21};
+  }
+};
+
+// Staged tiles of 256 x Items at MinBlocks an SM (SmallStaged: the small shape too).
+template <int Items, int MinBlocks, bool SmallStaged = false>
+struct select_staged_tuning {
+  __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
+    return {256, Items, MinBlocks, true, 8, std::size_t{1} << 21, true, MinBlocks, SmallStaged};
   }
 };
 
@@ -123,6 +134,16 @@ void register_select(const options& opt) {
         select_default_bench<false, select_shape_tuning<256, 16>>, sizes, {"n"});
     add(opt, family, "gpuprims::select_if_256x24", role::variant,
         select_default_bench<false, select_shape_tuning<256, 24>>, sizes, {"n"});
+    add(opt, family, "gpuprims::partition_256x24", role::variant,
+        select_default_bench<true, select_shape_tuning<256, 24>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_staged_256x24_8_blocks", role::variant,
+        select_default_bench<false, select_staged_tuning<24, 8>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_staged_256x40_5_blocks", role::variant,
+        select_default_bench<false, select_staged_tuning<40, 5>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_256x24_3_blocks", role::variant,
+        select_default_bench<false, select_shape_tuning<256, 24, 3>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_small_tiles_staged", role::variant,
+        select_default_bench<false, select_staged_tuning<32, 6, true>>, sizes, {"n"});
   }
 }
 

@@ -54,15 +54,34 @@ struct placement {
   const char* name;
 };
 
-template <class Item>
+// The library's tiles flipped: staged where it keeps them in registers and the other way round
+// (uncapped registers: a tile of 32 items a lane does not fit in the staged tiles' 40).
+struct other_tile_tuning {
+  __host__ __device__ static constexpr gpuprims::scan_policy select(int arch) {
+    gpuprims::scan_policy p = gpuprims::select_tuning::select(arch);
+    p.staged = !p.staged;
+    p.small_staged = !p.small_staged;
+    p.min_blocks_per_sm = 1;
+    p.item_min_blocks_per_sm = 0;
+    return p;
+  }
+};
+
+// One-warp staged tiles of 8 items a lane (256 ints): many tiles and chunks of 32 at small sizes.
+struct one_warp_staged_tuning {
+  __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
+    return {32, 8, 1, false, 4, 4096, true, 1, true};
+  }
+};
+
+template <class Tuning, class Item>
 std::size_t tile_of(std::size_t n) {
-  return gpuprims::detail::scan_shape_for<Item, Item>(gpuprims::select_tuning::select(90), n)
-      .tile_items();
+  return gpuprims::detail::scan_shape_for<Item, Item>(Tuning::select(90), n).tile_items();
 }
 
 // Runs one call (twice, into freshly poisoned buffers) and checks the count, every output item and
 // that nothing was written past the outputs.
-template <class Item, class Pred>
+template <class Tuning, class Item, class Pred>
 void check_one(const std::string& name, const std::vector<Item>& items, Pred pred,
                const placement& pl, workspace_kind ws_kind) {
   const std::size_t n = items.size();
@@ -77,9 +96,9 @@ void check_one(const std::string& name, const std::vector<Item>& items, Pred pre
   device_buffer others((n + guard) * item_bytes);
   device_buffer count(2 * sizeof(unsigned long long));
   std::size_t bytes = 0;
-  GPUPRIMS_CHECK_CUDA(gpuprims::select_workspace_bytes<Item>(n, bytes));
+  GPUPRIMS_CHECK_CUDA((gpuprims::select_workspace_bytes<Item, Tuning>(n, bytes)));
   if (ws_kind == workspace_kind::wide) {
-    bytes = std::max(bytes, gpuprims::detail::select_wide_bytes<gpuprims::select_tuning, Item>(90));
+    bytes = std::max(bytes, gpuprims::detail::select_wide_bytes<Tuning, Item>(90));
   }
   device_buffer ws(ws_kind == workspace_kind::stream ? 1 : bytes);
   GPUPRIMS_CHECK_CUDA(cudaMemset(ws.data(), 0, ws_kind == workspace_kind::stream ? 1 : bytes));
@@ -101,12 +120,12 @@ void check_one(const std::string& name, const std::vector<Item>& items, Pred pre
     cudaError_t e = cudaSuccess;
     if (pl.what == form::partition) {
       e = ws_kind == workspace_kind::stream
-              ? gpuprims::partition(x, y, z, n, pred, c)
-              : gpuprims::partition(x, y, z, n, pred, c, ws.data(), bytes);
+              ? gpuprims::partition<Tuning>(x, y, z, n, pred, c)
+              : gpuprims::partition<Tuning>(x, y, z, n, pred, c, ws.data(), bytes);
     } else {
       e = ws_kind == workspace_kind::stream
-              ? gpuprims::select_if(x, y, n, pred, c)
-              : gpuprims::select_if(x, y, n, pred, c, ws.data(), bytes);
+              ? gpuprims::select_if<Tuning>(x, y, n, pred, c)
+              : gpuprims::select_if<Tuning>(x, y, n, pred, c, ws.data(), bytes);
     }
     GPUPRIMS_CHECK_CUDA(e);
     GPUPRIMS_CHECK_LAUNCH();
@@ -143,7 +162,7 @@ void check_one(const std::string& name, const std::vector<Item>& items, Pred pre
   GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
-template <class Item, class Pred>
+template <class Tuning, class Item, class Pred>
 void check_every_form(const std::string& name, const std::vector<Item>& items, Pred pred,
                       workspace_kind ws_kind) {
   const placement places[] = {{form::select, 0, 0, "select_if, aligned"},
@@ -152,12 +171,13 @@ void check_every_form(const std::string& name, const std::vector<Item>& items, P
                               {form::partition, 0, 0, "partition, aligned"},
                               {form::partition, 3, 1, "partition, unaligned"}};
   for (const placement& pl : places) {
-    check_one(name, items, pred, pl, ws_kind);
+    check_one<Tuning>(name, items, pred, pl, ws_kind);
   }
 }
 
+template <class Tuning>
 std::vector<std::size_t> sizes_for(std::size_t small_tile, std::size_t large_tile) {
-  const std::size_t limit = gpuprims::select_tuning::select(90).small_max_items;
+  const std::size_t limit = Tuning::select(90).small_max_items;
   return {0,
           1,
           2,
@@ -177,42 +197,62 @@ std::vector<std::size_t> sizes_for(std::size_t small_tile, std::size_t large_til
 
 // Each type at its sizes, with all-true, all-false and a random predicate (a third of the sizes
 // through each workspace kind).
-template <class Item, class Pred, class Gen>
+template <class Tuning, class Item, class Pred, class Gen>
 void check_type(const std::string& name, Pred pred, Gen gen) {
   const std::vector<std::size_t> sizes =
-      sizes_for(tile_of<Item>(1), tile_of<Item>(std::size_t{1} << 30));
+      sizes_for<Tuning>(tile_of<Tuning, Item>(1), tile_of<Tuning, Item>(std::size_t{1} << 30));
   for (std::size_t s = 0; s < sizes.size(); ++s) {
     std::vector<Item> items(sizes[s]);
     for (auto& x : items) {
       x = gen();
     }
     const auto ws_kind = static_cast<workspace_kind>(s % 3);
-    check_every_form(name + ", random predicate", items, pred, ws_kind);
+    check_every_form<Tuning>(name + ", random predicate", items, pred, ws_kind);
     if (s % 4 == 1) {
-      check_every_form(name + ", all true", items, constant{true}, ws_kind);
-      check_every_form(name + ", all false", items, constant{false}, ws_kind);
+      check_every_form<Tuning>(name + ", all true", items, constant{true}, ws_kind);
+      check_every_form<Tuning>(name + ", all false", items, constant{false}, ws_kind);
     }
   }
 }
 
 }  // namespace
 
-TEST_CASE("select_if and partition keep order and count, every type and size", "[select][gpu]") {
+namespace {
+
+template <class Tuning>
+void check_every_type() {
   std::mt19937_64& g = rng();
-  check_type<std::int32_t>("int32", above<std::int32_t>{0},
-                           [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; });
-  check_type<float>("float", above<float>{0.7f},
-                    [&g] { return std::uniform_real_distribution<float>(0, 1)(g); });
-  check_type<std::int8_t>("int8", above<std::int8_t>{-64},
-                          [&g] { return static_cast<std::int8_t>(g() % 255 - 127); });
-  check_type<double>("double", above<double>{0.1},
-                     [&g] { return std::uniform_real_distribution<double>(0, 1)(g); });
-  check_type<std::int64_t>("int64", above<std::int64_t>{1 << 20},
-                           [&g] { return static_cast<std::int64_t>(g() >> 40); });
-  check_type<triple>("12-byte struct", odd_triple{}, [&g] {
+  check_type<Tuning, std::int32_t>("int32", above<std::int32_t>{0},
+                                   [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; });
+  check_type<Tuning, float>("float", above<float>{0.7f},
+                            [&g] { return std::uniform_real_distribution<float>(0, 1)(g); });
+  check_type<Tuning, std::int8_t>("int8", above<std::int8_t>{-64},
+                                  [&g] { return static_cast<std::int8_t>(g() % 255 - 127); });
+  check_type<Tuning, double>("double", above<double>{0.1},
+                             [&g] { return std::uniform_real_distribution<double>(0, 1)(g); });
+  check_type<Tuning, std::int64_t>("int64", above<std::int64_t>{1 << 20},
+                                   [&g] { return static_cast<std::int64_t>(g() >> 40); });
+  check_type<Tuning, triple>("12-byte struct", odd_triple{}, [&g] {
     return triple{static_cast<std::int32_t>(g()), static_cast<std::int32_t>(g()),
                   static_cast<std::int32_t>(g())};
   });
+}
+
+}  // namespace
+
+TEST_CASE("select_if and partition keep order and count, every type and size", "[select][gpu]") {
+  check_every_type<gpuprims::select_tuning>();
+}
+
+TEST_CASE("select_if and partition with the other tile kind (staged or in registers)",
+          "[select][gpu]") {
+  STATIC_REQUIRE(other_tile_tuning::select(90).staged !=
+                 gpuprims::select_tuning::select(90).staged);
+  check_every_type<other_tile_tuning>();
+}
+
+TEST_CASE("select_if and partition with one-warp staged tiles cross many chunks", "[select][gpu]") {
+  check_every_type<one_warp_staged_tuning>();
 }
 
 TEST_CASE("select_if on two streams at once", "[select][gpu]") {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gpuprims/config.cuh>
+#include <gpuprims/detail/arch/features.cuh>
 #include <gpuprims/tuning/scan.cuh>
 
 #include <cstddef>
@@ -11,15 +12,23 @@
 namespace gpuprims {
 
 /// The library's compaction policy for code built for `arch`: a tile of block_threads x
-/// items_per_thread items (4-byte items; wider ones proportionally fewer) stays in registers while
-/// its flags are counted and waits in shared memory (one item each) for its place in the output.
+/// items_per_thread items (4-byte items; wider ones proportionally fewer) has its flags counted,
+/// waits for its place in the output, and is compacted in shared memory. Where six 32 KiB tiles fit
+/// in an SM's shared memory a tile is copied there and waits there (staged) rather than in
+/// registers. A compaction's result does not depend on the tile shape, so it may differ by GPU.
 struct select_tuning {
-  __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
-    // 256 x 24 (6144 ints, 24 KiB of shared memory a block); up to 2^21 items 256 x 8, as the
-    // scan. select_int, H100, against 256 x 16 (us at 2^24 / 2^28 / 2^30): 63.8 / 910 / 3623
+  __host__ __device__ static constexpr scan_policy select(int arch) {
+    // Staged: 256 x 32 (8192 ints, 32 KiB of shared memory a block) at 6 blocks an SM (40
+    // registers; at 32, for 256 x 24 at 8 blocks, ptxas spills). Up to 2^21 items 256 x 8 in
+    // registers, as the scan. docs/select.md has the measurements.
+    constexpr int tile_bytes = 256 * 32 * 4 + 2 * 1024;  // the tile, its counts, the reserved 1 KiB
+    if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 6 * tile_bytes) {
+      return {256, 32, 6, true, 8, std::size_t{1} << 21, true, 6};
+    }
+    // In registers: 256 x 24. H100, against 256 x 16 (us at 2^24 / 2^28 / 2^30): 63.8 / 910 / 3623
     // against 71.3 / 973 / 3870 (2026-11-23), 60.3-61.0 / 894-896 / 3581-3586 against 65.1-66.0 /
-    // 956-961 / 3820-3840 (2026-11-24, two runs); docs/select.md has the rows.
-    return {256, 24, 1, true, 8, std::size_t{1} << 21};
+    // 956-961 / 3820-3840 (2026-11-24, two runs).
+    return {256, 24, 3, true, 8, std::size_t{1} << 21};
   }
 };
 

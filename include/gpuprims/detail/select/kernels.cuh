@@ -1,8 +1,11 @@
-// gpuprims' stream compaction in one pass: a block per tile, the tile's items in registers (the
-// scan's 16-byte words, lane l word j * 32 + l of its warp), a flag per item from the predicate,
-// each kept item's rank in the tile from a warp scan of the words' counts, the tile's place in the
-// output from gpuprims::lookback over the counts, and the tile compacted in shared memory so the
-// output is written in order by consecutive threads.
+// gpuprims' stream compaction in one pass: a block per tile (the scan's 16-byte words, lane l word
+// j * 32 + l of its warp), a flag per item from the predicate, each kept item's rank in the tile
+// from a warp scan of the words' counts, the tile's place in the output from gpuprims::lookback
+// over the counts, and the items compacted in shared memory so the output is written in order by
+// consecutive threads. A register tile holds its items in registers and compacts the whole tile
+// while warp 0 waits for the place; a staged tile (scan_policy::staged) is copied into shared
+// memory first, waits there holding only its flags and counts, and each warp then compacts and
+// writes its rounds one by one, each in the round's own part of the tile.
 #pragma once
 
 #include <gpuprims/block/lookback.cuh>
@@ -24,12 +27,18 @@
 
 namespace gpuprims::detail {
 
+// The policy's blocks an SM, for items of 4 bytes (and the scan's rule for wider ones); narrower
+// items unpack 8 or 16 a word into registers of their own, so their kernels are not capped.
+template <class Tuning, class Item, bool Small, bool Vector>
+inline constexpr int select_min_blocks_here =
+    sizeof(Item) < 4 ? 1 : scan_min_blocks_here<Tuning, Item, Item, Small, Vector>;
+
 // Selected items go to `selected` in input order; with Partition the others go to `rejected`, in
 // input order too. Offset: the look-back's count type (32 bits, or 64 for 2^32 items and more).
 template <class Tuning, bool Vector, bool Small, bool Partition, class Offset, class Item,
           class Pred, class Count>
 __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.threads),
-                                  (scan_shape_here<Tuning, Item, Item, Small>.min_blocks))
+                                  (select_min_blocks_here<Tuning, Item, Small, Vector>))
     select_kernel(const Item* in, Item* selected, Item* rejected, Count* count, std::size_t n,
                   Pred pred, lookback_tiles<Offset> status, std::size_t tiles, bool in_place) {
   constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, Item, Small>;
@@ -39,16 +48,19 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   constexpr int warps = threads / 32;
   constexpr std::size_t warp_items = std::size_t{32} * words * per_word;
   constexpr std::size_t tile_items = shape.tile_items();
+  constexpr bool staged = shape.staged;
   static_assert(threads % 32 == 0 && threads <= 1024, "scan_policy: block_threads");
-  static_assert(per_word <= 32, "a word's flags fit in 32 bits");
+  static_assert(per_word <= 16, "16-byte words");
   struct shared_t {
-    alignas(Item) unsigned char items[tile_items * sizeof(Item)];  // kept first, then the others
+    // Staged: the tile's words as loaded. Otherwise the compacted tile: kept first, then the
+    // others.
+    alignas(alignof(Item) > 16 ? alignof(Item) : 16) unsigned char items[tile_items * sizeof(Item)];
+    unsigned int round_first[warps][words];  // kept items before each round in its warp
     unsigned int warp_counts[warps];
     typename lookback<Offset, plus<Offset>>::storage look;
     Offset prefix;
   };
   __shared__ shared_t s;
-  Item* const staged = reinterpret_cast<Item*>(s.items);
   wait_for_prior_grids();
   lookback<Offset, plus<Offset>> look(s.look, status, tiles);
   const std::size_t tile = blockIdx.x;
@@ -58,38 +70,91 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   const std::size_t warp_base = tile_base + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
 
-  Item x[words][per_word];
-  load_warp_words<Vector>(in, warp_base, n, full, lane, x);
-
-  // Flags and each word's count of kept items before it in the warp (rounds in order).
-  unsigned int flags[words];
-  unsigned int before[words];
-  unsigned int carry = 0;
+  // A lane's flags, packed so that little is held while the tile waits (item k of its word j: bit
+  // j * per_word + k); the kept items before each round of a warp go to shared memory. Ranks
+  // within a round come from one ballot a position in the word, when the items move.
+  unsigned int flag_bits[(words * per_word + 31) / 32] = {};
+  const auto flags_of = [&](int j) {
+    return flag_bits[j * per_word / 32] >> (j * per_word % 32) & ((1u << per_word) - 1);
+  };
+  // The round's kept items in the lanes before this one, and in the whole round.
+  const auto round_ranks = [&](unsigned int f, unsigned int& before, unsigned int& total) {
+    const unsigned int lower = (1u << lane) - 1;
+    before = 0;
+    total = 0;
 #pragma unroll
-  for (int j = 0; j < words; ++j) {
-    flags[j] = 0;
+    for (int k = 0; k < per_word; ++k) {
+      const unsigned int ballot = __ballot_sync(full_warp, (f >> k & 1u) != 0);
+      before += __popc(ballot & lower);
+      total += __popc(ballot);
+    }
+  };
+  // A register tile keeps each word's rank in its round from the count (it moves its items while
+  // warp 0 waits for the tile's place); a staged tile takes the ballots again after the wait.
+  unsigned int ranks[staged ? 1 : words];
+  // The kept items before round j, kept by lane j % 32 and stored once every round is counted (no
+  // lane branches off between the rounds' ballots).
+  unsigned int round_first[(words + 31) / 32] = {};
+  unsigned int carry = 0;
+  const auto count_round = [&](int j, const Item(&w)[per_word]) {
+    unsigned int f = 0;
 #pragma unroll
     for (int k = 0; k < per_word; ++k) {
       const std::size_t i = warp_base + (std::size_t{32} * j + lane) * per_word + k;
-      if ((full || i < n) && pred(x[j][k])) {
-        flags[j] |= 1u << k;
+      if ((full || i < n) && pred(w[k])) {
+        f |= 1u << k;
       }
     }
-    const unsigned int mine = __popc(flags[j]);
+    flag_bits[j * per_word / 32] |= f << (j * per_word % 32);
+    const unsigned int mine = __popc(f);
     const unsigned int in_round = warp_inclusive_scan(mine, plus<unsigned int>{});
-    before[j] = carry + in_round - mine;
-    carry += shuffle_from(in_round, 31);
+    const unsigned int total = shuffle_from(in_round, 31);
+    if constexpr (!staged) {
+      ranks[j] = in_round - mine;
+    }
+    round_first[j / 32] = lane == j % 32 ? carry : round_first[j / 32];
+    carry += total;
+  };
+  // The tile's kept items, and those of the warps before this one.
+  const auto tile_counts = [&](unsigned int& kept, unsigned int& warp_offset) {
+    kept = 0;
+    warp_offset = 0;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      warp_offset += w < warp ? s.warp_counts[w] : 0;
+      kept += s.warp_counts[w];
+    }
+  };
+
+  Item x[staged ? 1 : words][per_word];
+  using word = scan_word<Item, per_word>;
+  word* const warp_words = reinterpret_cast<word*>(s.items) + std::size_t{32} * words * warp;
+  if constexpr (staged) {
+    stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, warp_words);
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+      read_staged_word<per_word, Item>(warp_words[j * 32 + lane], x[0]);
+      count_round(j, x[0]);
+    }
+  } else {
+    load_warp_words<Vector>(in, warp_base, n, full, lane, x);
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+      count_round(j, x[j]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < (words + 31) / 32; ++r) {
+    if (r * 32 + lane < words) {
+      s.round_first[warp][r * 32 + lane] = round_first[r];
+    }
   }
   if (lane == 0) {
     s.warp_counts[warp] = carry;
   }
   __syncthreads();
   unsigned int kept = 0, warp_offset = 0;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) {
-    warp_offset += w < warp ? s.warp_counts[w] : 0;
-    kept += s.warp_counts[w];
-  }
+  tile_counts(kept, warp_offset);
   if (warp == 0) {  // the tile's place first: the tiles after it wait for its count
     if (in_place) {
       // The block's loads (ordered by the barrier above) come before its count is published: a
@@ -104,35 +169,80 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
       s.prefix = prefix;
     }
   }
-  // Into shared memory: kept items at their rank, the others (Partition) after every kept one.
+  if constexpr (staged) {
+    __syncthreads();
+    tile_counts(kept, warp_offset);  // again: nothing held across the wait
+    const Offset prefix = s.prefix;
+    // Round by round: the round's items move to the front of its own part of the tile (kept ones,
+    // then the others of a partition), then the warp writes them out.
 #pragma unroll
-  for (int j = 0; j < words; ++j) {
+    for (int j = 0; j < words; ++j) {
+      read_staged_word<per_word, Item>(warp_words[j * 32 + lane], x[0]);
+      const unsigned int f = flags_of(j);
+      unsigned int before = 0, count_j = 0;
+      round_ranks(f, before, count_j);
+      Item* const round = reinterpret_cast<Item*>(warp_words + j * 32);
+      const std::size_t round_base = warp_base + std::size_t{32} * j * per_word;
+      __syncwarp();  // every lane holds its word before the round's items move
 #pragma unroll
-    for (int k = 0; k < per_word; ++k) {
-      const unsigned int rank = warp_offset + before[j] + __popc(flags[j] & ((1u << k) - 1));
-      const auto at = static_cast<unsigned int>(warp_base - tile_base) +
-                      (32u * j + static_cast<unsigned int>(lane)) * per_word + k;
-      if (flags[j] >> k & 1u) {
-        staged[rank] = x[j][k];
-      } else if (Partition && (full || tile_base + at < n)) {
-        staged[kept + at - rank] = x[j][k];  // `at - rank` others come before it in the tile
+      for (int k = 0; k < per_word; ++k) {
+        const unsigned int rank = before + __popc(f & ((1u << k) - 1));
+        const auto at = static_cast<unsigned int>(lane * per_word + k);
+        if (f >> k & 1u) {
+          round[rank] = x[0][k];
+        } else if (Partition && (full || round_base + at < n)) {
+          round[count_j + at - rank] = x[0][k];  // `at - rank` others come before it
+        }
+      }
+      __syncwarp();
+      const std::size_t kept_before = prefix + warp_offset + s.round_first[warp][j];
+#pragma unroll 1
+      for (unsigned int i = lane; i < count_j; i += 32) {
+        selected[kept_before + i] = round[i];
+      }
+      if constexpr (Partition) {
+        const std::size_t left = round_base < n ? n - round_base : 0;
+        const std::size_t valid = left < 32u * per_word ? left : 32u * per_word;
+#pragma unroll 1
+        for (std::size_t i = count_j + lane; i < valid; i += 32) {
+          rejected[round_base - kept_before + (i - count_j)] = round[i];
+        }
+      }
+    }
+  } else {
+    // Into shared memory: kept items at their rank, the others (Partition) after every kept one.
+    Item* const compacted = reinterpret_cast<Item*>(s.items);
+#pragma unroll
+    for (int j = 0; j < words; ++j) {
+      const unsigned int f = flags_of(j);
+      const unsigned int first = warp_offset + s.round_first[warp][j] + ranks[j];
+#pragma unroll
+      for (int k = 0; k < per_word; ++k) {
+        const unsigned int rank = first + __popc(f & ((1u << k) - 1));
+        const auto at = static_cast<unsigned int>(warp_base - tile_base) +
+                        (32u * j + static_cast<unsigned int>(lane)) * per_word + k;
+        if (f >> k & 1u) {
+          compacted[rank] = x[j][k];
+        } else if (Partition && (full || tile_base + at < n)) {
+          compacted[kept + at - rank] = x[j][k];  // `at - rank` others come before it
+        }
+      }
+    }
+    __syncthreads();
+    const Offset prefix = s.prefix;
+    for (unsigned int i = threadIdx.x; i < kept; i += threads) {
+      selected[prefix + i] = compacted[i];
+    }
+    if constexpr (Partition) {
+      const std::size_t valid = n - tile_base < tile_items ? n - tile_base : tile_items;
+      const std::size_t others_before = tile_base - prefix;
+      for (std::size_t i = kept + threadIdx.x; i < valid; i += threads) {
+        rejected[others_before + (i - kept)] = compacted[i];
       }
     }
   }
-  __syncthreads();
-  const Offset prefix = s.prefix;
-  for (unsigned int i = threadIdx.x; i < kept; i += threads) {
-    selected[prefix + i] = staged[i];
-  }
-  if constexpr (Partition) {
-    const std::size_t valid = n - tile_base < tile_items ? n - tile_base : tile_items;
-    const std::size_t others_before = tile_base - prefix;
-    for (std::size_t i = kept + threadIdx.x; i < valid; i += threads) {
-      rejected[others_before + (i - kept)] = staged[i];
-    }
-  }
   if (tile == tiles - 1 && threadIdx.x == 0) {
-    *count = static_cast<Count>(prefix + kept);
+    *count = static_cast<Count>(s.prefix + kept);
   }
   look.finish();
 }
