@@ -179,7 +179,7 @@ inline bool gemm_arguments_ok(const float* a, const float* b, const float* c, st
   return !ranges_overlap(c, c_span, a, a_span) && !ranges_overlap(c, c_span, b, b_span);
 }
 
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+inline bool host_aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // One block per block_m x block_n tile of C: the tuning's first shape with at least as many tiles
 // as the GPU has SMs, else its last.
@@ -201,8 +201,8 @@ cudaError_t launch_gemm_shape(const device_facts& facts, const float* a, const f
     return cudaErrorInvalidValue;
   }
   const bool vector_ab =
-      p.vector_global && aligned16(a) && aligned16(b) && lda % 4 == 0 && ldb % 4 == 0;
-  const bool vector_c = p.vector_global && aligned16(c) && ldc % 4 == 0;
+      p.vector_global && host_aligned16(a) && host_aligned16(b) && lda % 4 == 0 && ldb % 4 == 0;
+  const bool vector_c = p.vector_global && host_aligned16(c) && ldc % 4 == 0;
   return launch<gemm_tile_kernel<Tuning, Shape>>(
       dim3(static_cast<unsigned int>(tiles)), dim3(static_cast<unsigned int>(gemm_threads(p))),
       stream, false, a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, vector_ab, vector_c);
