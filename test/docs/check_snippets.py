@@ -6,7 +6,9 @@
 Every fenced block marked ```cpp in README.md and docs/*.md is compiled, each inside a namespace
 of its own after `#include <gpuprims/gpuprims.cuh>` and the ladder headers, so a snippet is
 declarations and definitions (kernels, functions, types), never loose statements. A `#line`
-directive before each block makes nvcc report errors at the markdown file and line.
+directive before each block makes nvcc report errors at the markdown file and line. With
+--nccl-include (where the build found NCCL) the prelude also includes <gpuprims/multi.cuh> and
+docs/multi-gpu.md's snippets are compiled; without it that page's snippets are left out (said so).
 """
 import argparse
 import glob
@@ -54,9 +56,18 @@ def main():
     ap.add_argument("--include", required=True)
     ap.add_argument("--root", required=True)
     ap.add_argument("--workdir", default=".")
+    ap.add_argument("--nccl-include", default="", help="NCCL's include directory: compile the multi-GPU snippets too")
     args = ap.parse_args()
     files = [os.path.join(args.root, "README.md")] + sorted(glob.glob(os.path.join(args.root, "docs", "*.md")))
-    parts, count = [PRELUDE], 0
+    prelude = PRELUDE
+    if args.nccl_include:
+        prelude = "#include <gpuprims/multi.cuh>\n" + prelude
+    else:
+        multi_page = os.path.join(args.root, "docs", "multi-gpu.md")
+        if multi_page in files:
+            files.remove(multi_page)
+            print("docs/multi-gpu.md: left out (no NCCL found by the build)")
+    parts, count = [prelude], 0
     for path in files:
         rel = os.path.relpath(path, args.root)
         for start, text in snippets(path):
@@ -69,7 +80,7 @@ def main():
     source = os.path.join(args.workdir, "snippets.cu")
     with open(source, "w", encoding="utf-8") as f:
         f.write("\n".join(parts))
-    cmd = [args.nvcc, "-c", "-std=c++17", "-arch=sm_90", "-Werror=all-warnings", f"-I{args.include}", source,
+    cmd = [args.nvcc, "-c", "-std=c++17", "-arch=sm_90", "-Werror=all-warnings", f"-I{args.include}"] + ([f"-I{args.nccl_include}"] if args.nccl_include else []) + [source,
            "-o", os.path.join(args.workdir, "snippets.o")]
     run = subprocess.run(cmd, capture_output=True, text=True)
     print(run.stdout + run.stderr, end="")
