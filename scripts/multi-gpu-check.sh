@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# multi-gpu-check.sh [OUTDIR]: the multi-GPU layer on a machine with two or more GPUs of one host:
+# build its targets (NCCL from NCCL_ROOT, the CUDA Toolkit or pip's nvidia-nccl wheel), run
+# `ctest -L multigpu` (the tests under NCCL_ALGO unset, Ring and Tree, and both examples), the
+# multi-GPU benchmark (benchmark.jsonl + the table), and memcheck on a subset of the tests
+# (GPUPRIMS_SKIP_MEMCHECK=1 leaves it out). NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
+# Logs land in OUTDIR (default build/multi-gpu-check); a summary is printed last.
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mkdir -p "${1:-$root/build/multi-gpu-check}" && cd "${1:-$root/build/multi-gpu-check}" && pwd)
+build=$root/build/multi
+cd "$root"
+status=0
+summary=()
+note() { summary+=("$1"); echo "multi-gpu-check: $1"; }
+
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvidia-smi topo -m; } \
+  >"$out/device.txt" 2>&1
+note "devices: $(grep -c . <(nvidia-smi -L 2>/dev/null)) ($(head -1 "$out/device.txt"))"
+
+if cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$out/configure.log" 2>&1 &&
+   timeout "${GPUPRIMS_BUILD_TIMEOUT:-480}" cmake --build "$build" --parallel "$(nproc)" --target \
+     gpuprims_test_multi example_multi_gpu_threads example_multi_gpu_processes gpuprims_multi_bench \
+     >"$out/build.log" 2>&1; then
+  note "build: ok"
+else
+  note "build: FAILED (configure.log, build.log; no NCCL found gives no multi targets)"
+  printf '%s\n' "${summary[@]}"
+  exit 1
+fi
+
+(cd "$build" && ctest -L multigpu --output-on-failure) >"$out/ctest.log" 2>&1 || status=1
+note "ctest -L multigpu: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
+
+"$build/benchmark/gpuprims_multi_bench" --out "$out/benchmark.jsonl" >"$out/benchmark.txt" 2>&1 || status=1
+note "benchmark: $(grep -c . "$out/benchmark.jsonl" 2>/dev/null || echo 0) rows (benchmark.txt)"
+
+if [ "${GPUPRIMS_SKIP_MEMCHECK:-0}" != 1 ]; then
+  # NCCL's own probes hit CUDA API errors (peer access already enabled, no kernel image for its
+  # attribute queries): only memory errors are reported.
+  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
+    "$build/test/gpuprims_test_multi" \
+    "multi::all_reduce*,multi::reduce checks*,multi::stencil1d equals*,multi::stencil checks*" \
+    >"$out/memcheck.log" 2>&1 || status=1
+  note "memcheck: $(grep 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
+fi
+
+printf '%s\n' "${summary[@]}"
+exit $status
