@@ -190,6 +190,31 @@ class communicator {
 
 namespace detail {
 
+// One NCCL group on `stream`: for every rank p but this one, send_of(p) to p and recv_of(p) from p
+// ({pointer, bytes}; 0 bytes: nothing). Ranks that call it with matching sizes exchange them all.
+template <class SendOf, class RecvOf>
+cudaError_t group_with_every_peer(const communicator& comm, cudaStream_t stream, SendOf send_of,
+                                  RecvOf recv_of) {
+  GPUPRIMS_RETURN_IF_NCCL_ERROR(ncclGroupStart());
+  ncclResult_t r = ncclSuccess;
+  for (int p = 0; p < comm.ranks() && r == ncclSuccess; ++p) {
+    if (p == comm.rank()) {
+      continue;
+    }
+    const std::pair<const void*, std::size_t> send = send_of(p);
+    const std::pair<void*, std::size_t> recv = recv_of(p);
+    if (send.second > 0) {
+      r = ncclSend(send.first, send.second, ncclUint8, p, comm.nccl(), stream);
+    }
+    if (r == ncclSuccess && recv.second > 0) {
+      r = ncclRecv(recv.first, recv.second, ncclUint8, p, comm.nccl(), stream);
+    }
+  }
+  const ncclResult_t end = ncclGroupEnd();
+  GPUPRIMS_RETURN_IF_NCCL_ERROR(r);
+  return from_nccl(end);
+}
+
 // The first field on which some rank differs from rank 0, as "<name>: rank 0 has A, rank r has
 // B"; empty when all agree. `names[i]` names field i.
 inline std::string first_disagreement(const std::vector<std::vector<std::uint64_t>>& all,

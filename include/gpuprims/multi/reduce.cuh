@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 namespace gpuprims::multi {
 namespace detail {
@@ -53,20 +54,10 @@ cudaError_t reduce_impl(const Item* in, T* out, std::size_t n, T init, bool with
     // Every partial to every rank by grouped sends and receives (an all-gather by point-to-point:
     // NCCL_ALGO, which restricts collectives, cannot refuse it; ncclAllGather fails with
     // NCCL_ALGO=Tree).
-    GPUPRIMS_RETURN_IF_NCCL_ERROR(ncclGroupStart());
-    ncclResult_t r = ncclSuccess;
-    for (int p = 0; p < ranks && r == ncclSuccess; ++p) {
-      if (p == rank) {
-        continue;
-      }
-      r = ncclSend(partials + rank, sizeof(T), ncclUint8, p, comm.nccl(), stream);
-      if (r == ncclSuccess) {
-        r = ncclRecv(partials + p, sizeof(T), ncclUint8, p, comm.nccl(), stream);
-      }
-    }
-    const ncclResult_t end = ncclGroupEnd();
-    GPUPRIMS_RETURN_IF_NCCL_ERROR(r);
-    GPUPRIMS_RETURN_IF_NCCL_ERROR(end);
+    GPUPRIMS_RETURN_IF_ERROR(group_with_every_peer(
+        comm, stream,
+        [&](int) { return std::pair<const void*, std::size_t>(partials + rank, sizeof(T)); },
+        [&](int p) { return std::pair<void*, std::size_t>(partials + p, sizeof(T)); }));
     fold_partials_kernel<<<1, 1, 0, stream>>>(static_cast<const T*>(partials), ranks, init,
                                               with_init, op, out);
     return cudaGetLastError();
@@ -206,28 +197,17 @@ cudaError_t all_reduce_impl(const T* in, T* out, std::size_t count, Op op, commu
     return stage + (s & 1) * slot_elems +
            static_cast<std::size_t>(p < rank ? p : p - 1) * shape.seg;
   };
-  const ncclComm_t nccl = comm.nccl();
   const cudaStream_t cs = comm.stream();
+  const auto bytes_of = [](const T* p, const span& part) {
+    return std::pair<const void*, std::size_t>(p + part.begin, part.size * sizeof(T));
+  };
   // Phase A of segment s: segment s of chunk p to rank p, this rank's segment s from every rank.
   const auto scatter = [&](std::size_t s) -> cudaError_t {
-    GPUPRIMS_RETURN_IF_NCCL_ERROR(ncclGroupStart());
-    ncclResult_t r = ncclSuccess;
-    const span mine = seg(rank, s);
-    for (int p = 0; p < ranks && r == ncclSuccess; ++p) {
-      const span theirs = seg(p, s);
-      if (p == rank) {
-        continue;
-      }
-      if (theirs.size > 0) {
-        r = ncclSend(in + theirs.begin, theirs.size * sizeof(T), ncclUint8, p, nccl, cs);
-      }
-      if (r == ncclSuccess && mine.size > 0) {
-        r = ncclRecv(stage_of(p, s), mine.size * sizeof(T), ncclUint8, p, nccl, cs);
-      }
-    }
-    const ncclResult_t end = ncclGroupEnd();
-    GPUPRIMS_RETURN_IF_NCCL_ERROR(r);
-    return from_nccl(end);
+    return group_with_every_peer(
+        comm, cs, [&](int p) { return bytes_of(in, seg(p, s)); },
+        [&](int p) {
+          return std::pair<void*, std::size_t>(stage_of(p, s), seg(rank, s).size * sizeof(T));
+        });
   };
   // The fold of segment s on `stream`, after its phase A.
   const auto fold = [&](std::size_t s) -> cudaError_t {
@@ -252,24 +232,12 @@ cudaError_t all_reduce_impl(const T* in, T* out, std::size_t count, Op op, commu
   const auto gather = [&](std::size_t s) -> cudaError_t {
     GPUPRIMS_RETURN_IF_ERROR(
         cudaStreamWaitEvent(cs, comm.folded_event(static_cast<int>(s & 1)), 0));
-    GPUPRIMS_RETURN_IF_NCCL_ERROR(ncclGroupStart());
-    ncclResult_t r = ncclSuccess;
-    const span mine = seg(rank, s);
-    for (int p = 0; p < ranks && r == ncclSuccess; ++p) {
-      const span theirs = seg(p, s);
-      if (p == rank) {
-        continue;
-      }
-      if (mine.size > 0) {
-        r = ncclSend(out + mine.begin, mine.size * sizeof(T), ncclUint8, p, nccl, cs);
-      }
-      if (r == ncclSuccess && theirs.size > 0) {
-        r = ncclRecv(out + theirs.begin, theirs.size * sizeof(T), ncclUint8, p, nccl, cs);
-      }
-    }
-    const ncclResult_t end = ncclGroupEnd();
-    GPUPRIMS_RETURN_IF_NCCL_ERROR(r);
-    return from_nccl(end);
+    return group_with_every_peer(
+        comm, cs, [&](int) { return bytes_of(out, seg(rank, s)); },
+        [&](int p) {
+          const span theirs = seg(p, s);
+          return std::pair<void*, std::size_t>(out + theirs.begin, theirs.size * sizeof(T));
+        });
   };
 
   GPUPRIMS_RETURN_IF_ERROR(cudaEventRecord(comm.ready_event(), stream));
