@@ -149,7 +149,8 @@ class communicator {
 
 /// Collective: every rank passes its `fields` (the same number on every rank, at most 16); on
 /// return `all[r]` holds rank r's. Allocates a small buffer, runs one ncclAllGather on the
-/// communication stream and waits for it: for setup-time checks, never for a hot path.
+/// communication stream and waits for it: for setup-time checks, never for a hot path. NCCL
+/// refuses the all-gather where NCCL_ALGO leaves it no algorithm (NCCL_ALGO=Tree).
 [[nodiscard]] inline cudaError_t all_gather_fields(const communicator& comm,
                                                    const std::vector<std::uint64_t>& fields,
                                                    std::vector<std::vector<std::uint64_t>>& all) {
