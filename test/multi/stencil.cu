@@ -2,7 +2,7 @@
 // whose ring closes on itself) equals, bit for bit, the single-GPU fused stencil on the whole
 // domain after several calls, for every boundary rule, radii 1 to 3, 1 to 8 fused steps, slabs
 // that take the overlapped path (6 halos or more) and the short one, domains the rank count does
-// not divide, pitched rows; the exchange alone; the checks, local and collective.
+// not divide, pitched rows; the exchange alone, 1D and 2D; the checks, local and collective.
 #include <gpuprims/device/stencil.cuh>
 #include <gpuprims/device/stencil2d.cuh>
 #include <gpuprims/multi.cuh>
@@ -321,6 +321,56 @@ TEST_CASE("multi::exchange_halos1d fills each halo with the neighbour's edge", "
         const float right = has_right ? x[(s.offset + s.count + i) % n] : -7.0f;
         GPUPRIMS_MULTI_REQUIRE(host[i] == left, "left halo point " << i);
         GPUPRIMS_MULTI_REQUIRE(host[H + s.count + i] == right, "right halo point " << i);
+      }
+      return {};
+    });
+    INFO((periodic ? "periodic" : "open") << "\n" << errors);
+    CHECK(errors.empty());
+  }
+}
+
+TEST_CASE("multi::exchange_halos2d fills each halo row with the neighbour's edge row",
+          "[multi][stencil]") {
+  world& wd = all_gpus();
+  for (bool periodic : {false, true}) {
+    const std::size_t H = 3, rows = 101, cols = 37, pitch = 40;
+    const std::vector<float> x = random_values<float>(rows * cols);
+    const std::string errors = wd.run([&](rank_context& ctx) -> std::string {
+      const multi::slab s = multi::split(rows, ctx.ranks, ctx.rank);
+      // Every point starts at -7 (pitch padding too); the owned rows from the domain.
+      std::vector<float> host((s.count + 2 * H) * pitch, -7.0f);
+      for (std::size_t y = 0; y < s.count; ++y) {
+        std::copy(x.begin() + static_cast<std::ptrdiff_t>((s.offset + y) * cols),
+                  x.begin() + static_cast<std::ptrdiff_t>((s.offset + y + 1) * cols),
+                  host.begin() + static_cast<std::ptrdiff_t>((H + y) * pitch));
+      }
+      float* buf = nullptr;
+      GPUPRIMS_MULTI_CUDA(cudaMalloc(&buf, host.size() * sizeof(float)));
+      GPUPRIMS_MULTI_CUDA(
+          cudaMemcpy(buf, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+      GPUPRIMS_MULTI_CUDA(cudaDeviceSynchronize());
+      GPUPRIMS_MULTI_CUDA(
+          multi::exchange_halos2d(buf, s.count, cols, pitch, H, periodic, ctx.comm, ctx.stream));
+      GPUPRIMS_MULTI_CUDA(cudaStreamSynchronize(ctx.stream));
+      GPUPRIMS_MULTI_CUDA(
+          cudaMemcpy(host.data(), buf, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
+      GPUPRIMS_MULTI_CUDA(cudaFree(buf));
+      const bool has_up = periodic || ctx.rank > 0;
+      const bool has_down = periodic || ctx.rank < ctx.ranks - 1;
+      for (std::size_t i = 0; i < H; ++i) {
+        const std::size_t up_row = (s.offset + rows - H + i) % rows;
+        const std::size_t down_row = (s.offset + s.count + i) % rows;
+        for (std::size_t c = 0; c < pitch; ++c) {
+          // Halo points get the neighbour's row; the padding past cols is the sender's padding
+          // (-7) or untouched, never anything else.
+          const float top = host[i * pitch + c];
+          const float bottom = host[(H + s.count + i) * pitch + c];
+          const float want_top = has_up && c < cols ? x[up_row * cols + c] : -7.0f;
+          const float want_bottom = has_down && c < cols ? x[down_row * cols + c] : -7.0f;
+          GPUPRIMS_MULTI_REQUIRE(top == want_top, "top halo row " << i << ", column " << c);
+          GPUPRIMS_MULTI_REQUIRE(bottom == want_bottom,
+                                 "bottom halo row " << i << ", column " << c);
+        }
       }
       return {};
     });
