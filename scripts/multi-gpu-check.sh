@@ -2,8 +2,11 @@
 # multi-gpu-check.sh [OUTDIR]: the multi-GPU layer on a machine with two or more GPUs of one host:
 # build its targets (NCCL from NCCL_ROOT, the CUDA Toolkit or pip's nvidia-nccl wheel), run
 # `ctest -L multigpu` (the tests under NCCL_ALGO unset, Ring and Tree, and both examples), the
-# multi-GPU benchmark (benchmark.jsonl + the table), and memcheck on a subset of the tests
-# (GPUPRIMS_SKIP_MEMCHECK=1 leaves it out). NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
+# multi-GPU benchmark (benchmark.jsonl + the table; GPUPRIMS_SKIP_BENCHMARK=1 leaves it out), and
+# the test program's quick cases under compute-sanitizer: GPUPRIMS_SANITIZERS names the tools
+# (default: memcheck racecheck initcheck synccheck; empty: none). NCCL's own kernels are left out
+# of the sanitizers' view (its probes and protocols are not ours to check); ours and the CUDA API
+# calls are checked. NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 # Logs land in OUTDIR (default build/multi-gpu-check); a summary is printed last.
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -34,18 +37,25 @@ fi
 (cd "$build" && ctest -L multigpu --output-on-failure) >"$out/ctest.log" 2>&1 || status=1
 note "ctest -L multigpu: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
 
-"$build/benchmark/gpuprims_multi_bench" --out "$out/benchmark.jsonl" >"$out/benchmark.txt" 2>&1 || status=1
-note "benchmark: $(grep -c . "$out/benchmark.jsonl" 2>/dev/null || echo 0) rows (benchmark.txt)"
-
-if [ "${GPUPRIMS_SKIP_MEMCHECK:-0}" != 1 ]; then
-  # NCCL's own probes hit CUDA API errors (peer access already enabled, no kernel image for its
-  # attribute queries): only memory errors are reported.
-  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
-    "$build/test/gpuprims_test_multi" \
-    "multi::all_reduce*,multi::reduce checks*,multi::stencil1d equals*,multi::stencil checks*" \
-    >"$out/memcheck.log" 2>&1 || status=1
-  note "memcheck: $(grep 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
+if [ "${GPUPRIMS_SKIP_BENCHMARK:-0}" = 1 ]; then
+  note "benchmark: skipped (GPUPRIMS_SKIP_BENCHMARK=1)"
+else
+  "$build/benchmark/gpuprims_multi_bench" --out "$out/benchmark.jsonl" >"$out/benchmark.txt" 2>&1 ||
+    status=1
+  note "benchmark: $(grep -c . "$out/benchmark.jsonl" 2>/dev/null || echo 0) rows (benchmark.txt)"
 fi
+
+# Every case but the bit-for-bit stencil sweeps (the same kernels on bigger domains, minutes under
+# instrumentation): the exchanges, one stencil case of each kind, the reductions, the checks.
+cases='multi::exchange*,multi::stencil1d over one rank*,multi::all_reduce*,multi::reduce*,multi::stencil checks*'
+for tool in ${GPUPRIMS_SANITIZERS-memcheck racecheck initcheck synccheck}; do
+  # NCCL's probes hit CUDA API errors of their own (peer access already enabled, attribute
+  # queries of kernels without an image here): API errors are not reported.
+  timeout "${GPUPRIMS_SANITIZER_TIMEOUT:-300}" compute-sanitizer --tool "$tool" \
+    --kernel-name-exclude kns=nccl --report-api-errors no --error-exitcode 99 \
+    "$build/test/gpuprims_test_multi" "$cases" >"$out/sanitizer-$tool.log" 2>&1 || status=1
+  note "$tool: $(grep -E '^========= (ERROR SUMMARY|RACECHECK SUMMARY)' "$out/sanitizer-$tool.log" | tail -1) $(grep -E 'test cases|All tests passed' "$out/sanitizer-$tool.log" | tail -1)"
+done
 
 printf '%s\n' "${summary[@]}"
 exit $status

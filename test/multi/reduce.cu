@@ -3,9 +3,9 @@
 // every rank, the same over 100 runs; ranks with no items, unaligned inputs, with and without
 // init. gpuprims::multi::all_reduce against the rank-order fold of every element, bit for bit, in
 // place and out of place, counts the rank count does not divide, fewer elements than ranks, many
-// pipeline segments, the same over 100 runs; its checks. The ctest entries multi_reduce_ring and
-// multi_reduce_tree run these cases under NCCL_ALGO=Ring and NCCL_ALGO=Tree: the results must
-// be the same emulated bits under both.
+// pipeline segments, the same over 100 runs; its checks. The ctest entries multi_ring and
+// multi_tree run these cases (and the stencils' setup checks) under NCCL_ALGO=Ring and
+// NCCL_ALGO=Tree: the results must be the same emulated bits under both.
 #include <gpuprims/multi.cuh>
 
 #include "support/multi_world.cuh"

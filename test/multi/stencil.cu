@@ -379,7 +379,8 @@ TEST_CASE("multi::exchange_halos2d fills each halo row with the neighbour's edge
   }
 }
 
-TEST_CASE("multi::stencil checks its arguments, locally and across ranks", "[multi][stencil]") {
+TEST_CASE("multi::stencil checks its arguments, locally and across ranks",
+          "[multi][stencil][multi_check]") {
   world& wd = all_gpus();
   const gpuprims::stencil_weights<float, 1> w{{0.25f, 0.5f, 0.25f}};
   const gpuprims::boundary b = gpuprims::boundary::clamp();

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -147,48 +148,6 @@ class communicator {
   cudaEvent_t events_[4] = {};
 };
 
-/// Collective: every rank passes its `fields` (the same number on every rank, at most 16); on
-/// return `all[r]` holds rank r's. Allocates a small buffer, runs one ncclAllGather on the
-/// communication stream and waits for it: for setup-time checks, never for a hot path. NCCL
-/// refuses the all-gather where NCCL_ALGO leaves it no algorithm (NCCL_ALGO=Tree).
-[[nodiscard]] inline cudaError_t all_gather_fields(const communicator& comm,
-                                                   const std::vector<std::uint64_t>& fields,
-                                                   std::vector<std::vector<std::uint64_t>>& all) {
-  constexpr std::size_t width = 16;
-  if (!comm.valid() || fields.size() > width) {
-    return cudaErrorInvalidValue;
-  }
-  std::vector<std::uint64_t> mine(width, 0),
-      gathered(width * static_cast<std::size_t>(comm.ranks()));
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    mine[i] = fields[i];
-  }
-  std::uint64_t* buffer = nullptr;
-  const std::size_t bytes = gathered.size() * sizeof(std::uint64_t);
-  GPUPRIMS_RETURN_IF_ERROR(cudaMalloc(&buffer, bytes));
-  std::uint64_t* const own = buffer + width * static_cast<std::size_t>(comm.rank());
-  cudaError_t status = cudaMemcpyAsync(own, mine.data(), width * sizeof(std::uint64_t),
-                                       cudaMemcpyHostToDevice, comm.stream());
-  if (status == cudaSuccess) {
-    status = from_nccl(ncclAllGather(own, buffer, width, ncclUint64, comm.nccl(), comm.stream()));
-  }
-  if (status == cudaSuccess) {
-    status = cudaMemcpyAsync(gathered.data(), buffer, bytes, cudaMemcpyDeviceToHost, comm.stream());
-  }
-  if (status == cudaSuccess) {
-    status = cudaStreamSynchronize(comm.stream());
-  }
-  const cudaError_t freed = cudaFree(buffer);
-  GPUPRIMS_RETURN_IF_ERROR(status);
-  GPUPRIMS_RETURN_IF_ERROR(freed);
-  all.assign(static_cast<std::size_t>(comm.ranks()), {});
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    all[r].assign(gathered.begin() + static_cast<std::ptrdiff_t>(r * width),
-                  gathered.begin() + static_cast<std::ptrdiff_t>(r * width + fields.size()));
-  }
-  return cudaSuccess;
-}
-
 namespace detail {
 
 // One NCCL group on `stream`: for every rank p but this one, send_of(p) to p and recv_of(p) from p
@@ -215,6 +174,58 @@ cudaError_t group_with_every_peer(const communicator& comm, cudaStream_t stream,
   GPUPRIMS_RETURN_IF_NCCL_ERROR(r);
   return from_nccl(end);
 }
+
+}  // namespace detail
+
+/// Collective: every rank passes its `fields` (the same number on every rank, at most 16); on
+/// return `all[r]` holds rank r's. Allocates a small buffer, sends its fields to every other rank
+/// and receives theirs (grouped ncclSend/ncclRecv on the communication stream: NCCL_ALGO, which
+/// restricts collectives, cannot refuse it) and waits: for setup-time checks, never for a hot path.
+[[nodiscard]] inline cudaError_t all_gather_fields(const communicator& comm,
+                                                   const std::vector<std::uint64_t>& fields,
+                                                   std::vector<std::vector<std::uint64_t>>& all) {
+  constexpr std::size_t width = 16;
+  if (!comm.valid() || fields.size() > width) {
+    return cudaErrorInvalidValue;
+  }
+  const std::size_t ranks = static_cast<std::size_t>(comm.ranks());
+  const std::size_t row_bytes = width * sizeof(std::uint64_t);
+  std::vector<std::uint64_t> gathered(width * ranks, 0);
+  std::copy(fields.begin(), fields.end(),
+            gathered.begin() + static_cast<std::ptrdiff_t>(width * comm.rank()));
+  std::uint64_t* buffer = nullptr;
+  const std::size_t bytes = gathered.size() * sizeof(std::uint64_t);
+  GPUPRIMS_RETURN_IF_ERROR(cudaMalloc(&buffer, bytes));
+  std::uint64_t* const own = buffer + width * static_cast<std::size_t>(comm.rank());
+  cudaError_t status = cudaMemcpyAsync(own, gathered.data() + width * comm.rank(), row_bytes,
+                                       cudaMemcpyHostToDevice, comm.stream());
+  if (status == cudaSuccess) {
+    status = detail::group_with_every_peer(
+        comm, comm.stream(),
+        [&](int) { return std::pair<const void*, std::size_t>(own, row_bytes); },
+        [&](int p) {
+          return std::pair<void*, std::size_t>(buffer + width * static_cast<std::size_t>(p),
+                                               row_bytes);
+        });
+  }
+  if (status == cudaSuccess) {
+    status = cudaMemcpyAsync(gathered.data(), buffer, bytes, cudaMemcpyDeviceToHost, comm.stream());
+  }
+  if (status == cudaSuccess) {
+    status = cudaStreamSynchronize(comm.stream());
+  }
+  const cudaError_t freed = cudaFree(buffer);
+  GPUPRIMS_RETURN_IF_ERROR(status);
+  GPUPRIMS_RETURN_IF_ERROR(freed);
+  all.assign(ranks, {});
+  for (std::size_t r = 0; r < ranks; ++r) {
+    all[r].assign(gathered.begin() + static_cast<std::ptrdiff_t>(r * width),
+                  gathered.begin() + static_cast<std::ptrdiff_t>(r * width + fields.size()));
+  }
+  return cudaSuccess;
+}
+
+namespace detail {
 
 // The first field on which some rank differs from rank 0, as "<name>: rank 0 has A, rank r has
 // B"; empty when all agree. `names[i]` names field i.

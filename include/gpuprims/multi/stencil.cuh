@@ -183,8 +183,8 @@ inline cudaError_t agree(const communicator& comm, std::vector<std::uint64_t> fi
 /// see alone: that the ranks agree on the element type, the radius, the fused steps and the
 /// boundary rule, and that every rank owns at least halo_of<Rad, Steps> points. Every rank gets
 /// the same result: cudaSuccess, or cudaErrorInvalidValue with `*why` (if given) naming the first
-/// rank and field that differ. Allocates a little and waits for one ncclAllGather on comm's
-/// stream.
+/// rank and field that differ. Allocates a little and waits for one exchange of grouped
+/// ncclSend/ncclRecv on comm's stream (all_gather_fields).
 ///
 ///   std::string why;
 ///   cudaError_t e = gpuprims::multi::check_stencil1d<1, 4, float>(n, b, comm, &why);
