@@ -68,7 +68,6 @@ void check_reduce(const std::string& name, Op op, std::vector<std::size_t> sizes
     }
   }
   const T init = with_init ? static_cast<T>(3) : T{};
-  const int runs = test_runs(100);
   // The documented order on the CPU.
   const gpuprims::reduce_policy policy = gpuprims::reduce_tuning::select(90);
   T want{};
@@ -94,7 +93,7 @@ void check_reduce(const std::string& name, Op op, std::vector<std::size_t> sizes
     // The legacy stream's fills and a pageable copy's DMA do not order against the rank's
     // non-blocking streams: wait for them.
     GPUPRIMS_MULTI_CUDA(cudaDeviceSynchronize());
-    for (int run = 0; run < runs; ++run) {
+    for (int run = 0; run < 100; ++run) {
       const cudaError_t e =
           with_init
               ? multi::reduce(in + offset, out + run, mine.size(), init, op, ctx.comm, ctx.stream)
@@ -104,9 +103,8 @@ void check_reduce(const std::string& name, Op op, std::vector<std::size_t> sizes
     GPUPRIMS_MULTI_CUDA(cudaStreamSynchronize(ctx.stream));
     GPUPRIMS_MULTI_CUDA(cudaGetLastError());
     std::vector<T>& got = results[static_cast<std::size_t>(ctx.rank)];
-    got.resize(static_cast<std::size_t>(runs));
-    GPUPRIMS_MULTI_CUDA(
-        cudaMemcpy(got.data(), out, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    got.resize(100);
+    GPUPRIMS_MULTI_CUDA(cudaMemcpy(got.data(), out, 100 * sizeof(T), cudaMemcpyDeviceToHost));
     GPUPRIMS_MULTI_CUDA(cudaFree(in));
     GPUPRIMS_MULTI_CUDA(cudaFree(out));
     return {};
@@ -115,7 +113,7 @@ void check_reduce(const std::string& name, Op op, std::vector<std::size_t> sizes
             << errors);
   REQUIRE(errors.empty());
   for (int r = 0; r < ranks; ++r) {
-    for (int run = 0; run < runs; ++run) {
+    for (int run = 0; run < 100; ++run) {
       INFO("rank " << r << ", run " << run);
       REQUIRE(same_bits(results[r][run], want));
     }
@@ -274,7 +272,7 @@ TEST_CASE("multi::all_reduce folds every element in rank order", "[multi][multi_
   check_all_reduce<lib, std::int64_t>("int64 max", gpuprims::maximum<std::int64_t>{}, 77777, false,
                                       2);
   check_all_reduce<tiny_segments, float>("float sum, 4 KiB segments", gpuprims::plus<float>{},
-                                         100003, false, test_runs(100));
+                                         100003, false, 100);
   check_all_reduce<tiny_segments, float>("float sum, 4 KiB segments", gpuprims::plus<float>{},
                                          100003, true, 3);
   check_all_reduce<tiny_segments, mat2>("2x2 integer matrix products", mat2_product{}, 3001, false,

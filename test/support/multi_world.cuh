@@ -9,8 +9,6 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -152,12 +150,5 @@ inline world*& one_gpu_slot() {
 }
 inline world& all_gpus() { return *all_gpus_slot(); }
 inline world& one_gpu() { return *one_gpu_slot(); }
-
-// How many times a repeated case runs: `runs`, or fewer where GPUPRIMS_TEST_RUNS says so (the
-// sanitizer runs of scripts/multi-gpu-check.sh: the same paths, a few repeats).
-inline int test_runs(int runs) {
-  const char* env = std::getenv("GPUPRIMS_TEST_RUNS");
-  return env == nullptr ? runs : std::clamp(std::atoi(env), 1, runs);
-}
 
 }  // namespace gpuprims::test
