@@ -140,7 +140,6 @@ void check_all_reduce(const std::string& name, Op op, std::size_t count, bool in
     }
     want[i] = acc;
   }
-  std::vector<std::string> bad(static_cast<std::size_t>(ranks));
   const std::string errors = wd.run([&](rank_context& ctx) -> std::string {
     const std::vector<T>& mine = x[static_cast<std::size_t>(ctx.rank)];
     const std::size_t bytes = (count + 1) * sizeof(T);
@@ -235,12 +234,30 @@ TEST_CASE("multi::reduce checks its arguments", "[multi][multi_reduce]") {
     GPUPRIMS_MULTI_REQUIRE(
         multi::all_reduce(buf, buf + 1, 10, op, ctx.comm, ctx.stream) == cudaErrorInvalidValue,
         "overlapping all-reduce");
+    // The workspace contract, checked before any traffic (so each rank may fail alone): the
+    // array is `data`, the workspace `ws` (or a part of `data`).
     std::size_t ws_bytes = 0;
     GPUPRIMS_MULTI_CUDA(multi::all_reduce_workspace_bytes<float>(1000, ctx.ranks, ws_bytes));
+    GPUPRIMS_MULTI_REQUIRE(ws_bytes > 0, "two or more ranks need a workspace");
+    float* data = nullptr;
+    char* ws = nullptr;
+    GPUPRIMS_MULTI_CUDA(cudaMalloc(&data, 1000 * sizeof(float) + ws_bytes));
+    GPUPRIMS_MULTI_CUDA(cudaMalloc(&ws, ws_bytes + 16));
+    GPUPRIMS_MULTI_REQUIRE(multi::all_reduce(data, data, 1000, op, ctx.comm, ws, ws_bytes - 1,
+                                             ctx.stream) == cudaErrorInvalidValue,
+                           "a short workspace");
+    GPUPRIMS_MULTI_REQUIRE(multi::all_reduce(data, data, 1000, op, ctx.comm, ws + 1, ws_bytes,
+                                             ctx.stream) == cudaErrorInvalidValue,
+                           "a workspace not aligned to the element");
+    GPUPRIMS_MULTI_REQUIRE(multi::all_reduce(data, data, 1000, op, ctx.comm, data + 500, ws_bytes,
+                                             ctx.stream) == cudaErrorInvalidValue,
+                           "a workspace overlapping the array");
     GPUPRIMS_MULTI_REQUIRE(
-        ws_bytes > 0 && multi::all_reduce(buf, buf, 1000, op, ctx.comm, buf, ws_bytes - 1,
-                                          ctx.stream) == cudaErrorInvalidValue,
-        "a short workspace");
+        multi::all_reduce(data, data, 1000, op, ctx.comm, static_cast<void*>(nullptr), ws_bytes,
+                          ctx.stream) == cudaErrorInvalidValue,
+        "a null workspace");
+    GPUPRIMS_MULTI_CUDA(cudaFree(data));
+    GPUPRIMS_MULTI_CUDA(cudaFree(ws));
     GPUPRIMS_MULTI_REQUIRE(multi::all_reduce(buf, buf, 0, op, ctx.comm, ctx.stream) == cudaSuccess,
                            "nothing to do");
     if (ctx.rank == 0) {

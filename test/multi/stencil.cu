@@ -384,8 +384,12 @@ TEST_CASE("multi::stencil checks its arguments, locally and across ranks",
   world& wd = all_gpus();
   const gpuprims::stencil_weights<float, 1> w{{0.25f, 0.5f, 0.25f}};
   const gpuprims::boundary b = gpuprims::boundary::clamp();
+  gpuprims::boundary unknown = b;
+  unknown.mode = static_cast<gpuprims::boundary_mode>(77);
+  constexpr std::size_t H = multi::halo_of<1, 4>;
+  // Local checks in one run, the collective ones in another: a rank that fails a local check
+  // returns early, and must not leave the others waiting in a collective.
   const std::string errors = wd.run([&](rank_context& ctx) -> std::string {
-    constexpr std::size_t H = multi::halo_of<1, 4>;
     float *a = nullptr, *c = nullptr;
     GPUPRIMS_MULTI_CUDA(cudaMalloc(&a, 1000 * sizeof(float)));
     GPUPRIMS_MULTI_CUDA(cudaMalloc(&c, 1000 * sizeof(float)));
@@ -407,13 +411,33 @@ TEST_CASE("multi::stencil checks its arguments, locally and across ranks",
                                a, c, 10, 40, 30, 40, gpuprims::stencil2d_weights<float, 1>{}, b,
                                ctx.comm, ctx.stream)) == cudaErrorInvalidValue,
                            "a pitch shorter than the row");
+    GPUPRIMS_MULTI_REQUIRE((multi::stencil1d<1, 4>(a, c, 100, w, unknown, ctx.comm, ctx.stream)) ==
+                               cudaErrorInvalidValue,
+                           "an unknown boundary rule");
+    GPUPRIMS_MULTI_REQUIRE(
+        (multi::stencil2d<1, gpuprims::stencil_shape::star, 2>(
+            a, c, 10, 30, 30, 30, gpuprims::stencil2d_weights<float, 1>{},
+            gpuprims::boundary2d{b, unknown}, ctx.comm, ctx.stream)) == cudaErrorInvalidValue,
+        "an unknown boundary rule in y");
     if (ctx.rank == 0) {  // the communicator's GPU is not the current one
       GPUPRIMS_MULTI_CUDA(cudaSetDevice(1));
       const cudaError_t e = multi::stencil1d<1, 4>(a, c, 100, w, b, ctx.comm, ctx.stream);
+      const cudaError_t x1 = multi::exchange_halos1d(a, 100, H, true, ctx.comm, ctx.stream);
+      const cudaError_t x2 = multi::exchange_halos2d(a, 10, 30, 30, 2, true, ctx.comm, ctx.stream);
       GPUPRIMS_MULTI_CUDA(cudaSetDevice(ctx.device));
       GPUPRIMS_MULTI_REQUIRE(e == cudaErrorInvalidDevice, cudaGetErrorString(e));
+      GPUPRIMS_MULTI_REQUIRE(x1 == cudaErrorInvalidDevice, cudaGetErrorString(x1));
+      GPUPRIMS_MULTI_REQUIRE(x2 == cudaErrorInvalidDevice, cudaGetErrorString(x2));
     }
-    // Collective: every rank gets the same verdict and the reason.
+    GPUPRIMS_MULTI_CUDA(cudaStreamSynchronize(ctx.stream));
+    GPUPRIMS_MULTI_CUDA(cudaFree(a));
+    GPUPRIMS_MULTI_CUDA(cudaFree(c));
+    return {};
+  });
+  INFO(errors);
+  REQUIRE(errors.empty());
+  // Collective: every rank gets the same verdict and the reason.
+  const std::string verdicts = wd.run([&](rank_context& ctx) -> std::string {
     std::string why;
     cudaError_t e = multi::check_stencil2d<1, gpuprims::stencil_shape::star, 2, float>(
         20, ctx.rank == 1 ? 65 : 64, 64 + 8, 64 + 8, b, ctx.comm, &why);
@@ -427,12 +451,17 @@ TEST_CASE("multi::stencil checks its arguments, locally and across ranks",
         1000, ctx.rank == 0 ? gpuprims::boundary::periodic() : b, ctx.comm, &why);
     GPUPRIMS_MULTI_REQUIRE(
         e == cudaErrorInvalidValue && why.find("boundary rule") != std::string::npos, why);
+    e = multi::check_stencil2d<1, gpuprims::stencil_shape::star, 2, float>(
+        20, 64, 64 + 8, ctx.rank == ctx.ranks - 1 ? 64 + 16 : 64 + 8, b, ctx.comm, &why);
+    GPUPRIMS_MULTI_REQUIRE(e == cudaErrorInvalidValue && why.find("out_pitch") != std::string::npos,
+                           why);
+    e = multi::check_stencil1d<1, 4, float>(1000, unknown, ctx.comm, &why);
+    GPUPRIMS_MULTI_REQUIRE(
+        e == cudaErrorInvalidValue && why.find("unknown boundary rule") != std::string::npos, why);
     e = multi::check_stencil1d<1, 4, float>(1000, b, ctx.comm, &why);
     GPUPRIMS_MULTI_REQUIRE(e == cudaSuccess && why.empty(), why);
-    GPUPRIMS_MULTI_CUDA(cudaFree(a));
-    GPUPRIMS_MULTI_CUDA(cudaFree(c));
     return {};
   });
-  INFO(errors);
-  CHECK(errors.empty());
+  INFO(verdicts);
+  CHECK(verdicts.empty());
 }

@@ -1,5 +1,5 @@
 // gpuprims::multi::communicator: what the multi-GPU layer keeps for one rank (the caller's NCCL
-// communicator and communication stream, the rank and the count, two events), NCCL's results as
+// communicator and communication stream, the rank and the count, four events), NCCL's results as
 // cudaError_t, the split of a domain over ranks, and the collective check that the ranks agree.
 #pragma once
 
@@ -59,7 +59,8 @@ struct slab {
 /// traffic (both stay the caller's and must outlive this object), the rank and the rank count, and
 /// four events that order the traffic against the caller's compute stream. Use one per rank, from
 /// one host thread at a time (as the NCCL communicator itself); one process per GPU, or one
-/// process with a host thread per GPU (ncclCommInitAll, then a thread each).
+/// process with a host thread per GPU (ncclCommInitAll, then a thread each). The NCCL communicator
+/// must be a blocking one (NCCL's default): the layer treats ncclInProgress as a failure.
 ///
 ///   ncclComm_t nccl;   // ncclCommInitRank / ncclCommInitAll
 ///   cudaStream_t comm_stream;  // cudaStreamCreateWithFlags(&comm_stream, cudaStreamNonBlocking)
@@ -150,6 +151,17 @@ class communicator {
 
 namespace detail {
 
+// cudaErrorInvalidValue for a communicator never initialised, cudaErrorInvalidDevice where its
+// GPU is not the current device.
+inline cudaError_t check_comm_here(const communicator& comm) {
+  if (!comm.valid()) {
+    return cudaErrorInvalidValue;
+  }
+  int device = -1;
+  GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&device));
+  return device == comm.device() ? cudaSuccess : cudaErrorInvalidDevice;
+}
+
 // One NCCL group on `stream`: for every rank p but this one, send_of(p) to p and recv_of(p) from p
 // ({pointer, bytes}; 0 bytes: nothing). Ranks that call it with matching sizes exchange them all.
 template <class SendOf, class RecvOf>
@@ -178,14 +190,16 @@ cudaError_t group_with_every_peer(const communicator& comm, cudaStream_t stream,
 }  // namespace detail
 
 /// Collective: every rank passes its `fields` (the same number on every rank, at most 16); on
-/// return `all[r]` holds rank r's. Allocates a small buffer, sends its fields to every other rank
+/// return `all[r]` holds rank r's (cudaErrorInvalidDevice where comm's GPU is not the current
+/// one). Allocates a small buffer, sends its fields to every other rank
 /// and receives theirs (grouped ncclSend/ncclRecv on the communication stream: NCCL_ALGO, which
 /// restricts collectives, cannot refuse it) and waits: for setup-time checks, never for a hot path.
 [[nodiscard]] inline cudaError_t all_gather_fields(const communicator& comm,
                                                    const std::vector<std::uint64_t>& fields,
                                                    std::vector<std::vector<std::uint64_t>>& all) {
   constexpr std::size_t width = 16;
-  if (!comm.valid() || fields.size() > width) {
+  GPUPRIMS_RETURN_IF_ERROR(detail::check_comm_here(comm));
+  if (fields.size() > width) {
     return cudaErrorInvalidValue;
   }
   const std::size_t ranks = static_cast<std::size_t>(comm.ranks());

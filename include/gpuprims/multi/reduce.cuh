@@ -19,20 +19,12 @@
 #include <cuda/std/type_traits>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
 namespace gpuprims::multi {
 namespace detail {
-
-inline cudaError_t check_comm_here(const communicator& comm) {
-  if (!comm.valid()) {
-    return cudaErrorInvalidValue;
-  }
-  int device = -1;
-  GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&device));
-  return device == comm.device() ? cudaSuccess : cudaErrorInvalidDevice;
-}
 
 template <class Tuning, class Item, class T, class Op>
 cudaError_t reduce_impl(const Item* in, T* out, std::size_t n, T init, bool with_init, Op op,
@@ -58,9 +50,10 @@ cudaError_t reduce_impl(const Item* in, T* out, std::size_t n, T init, bool with
         comm, stream,
         [&](int) { return std::pair<const void*, std::size_t>(partials + rank, sizeof(T)); },
         [&](int p) { return std::pair<void*, std::size_t>(partials + p, sizeof(T)); }));
-    fold_partials_kernel<<<1, 1, 0, stream>>>(static_cast<const T*>(partials), ranks, init,
-                                              with_init, op, out);
-    return cudaGetLastError();
+    // The launch's own status (cudaGetLastError could return an earlier, unrelated error).
+    return gpuprims::detail::launch<fold_partials_kernel<T, Op>>(dim3(1), dim3(1), stream, false,
+                                                                 static_cast<const T*>(partials),
+                                                                 ranks, init, with_init, op, out);
   });
 }
 
@@ -164,25 +157,32 @@ template <class T, class Op>
 constexpr bool two_rank_sum_by_nccl =
     std::is_same_v<Op, gpuprims::plus<T>>&& nccl_sum_type<T>() != ncclNumTypes;
 
+// Whether this call goes to ncclAllReduce (two ranks summing a type NCCL sums, where the policy
+// allows it): it then needs no workspace.
+template <class Tuning, class T, class Op>
+bool all_reduce_by_nccl(int ranks, int arch) {
+  if constexpr (two_rank_sum_by_nccl<T, Op>) {
+    return ranks == 2 && Tuning::select(arch).two_rank_sums_by_nccl;
+  } else {
+    return false;
+  }
+}
+
+// The all-reduce, its arguments checked; `workspace` holds all_reduce_bytes_for (unused by one
+// rank and by the ncclAllReduce path).
 template <class Tuning, class T, class Op>
 cudaError_t all_reduce_impl(const T* in, T* out, std::size_t count, Op op, communicator& comm,
-                            void* workspace, std::size_t workspace_bytes, cudaStream_t stream) {
+                            void* workspace, const gpuprims::detail::device_facts& facts,
+                            cudaStream_t stream) {
   const int ranks = comm.ranks(), rank = comm.rank();
   if (ranks == 1) {
     return in == out
                ? cudaSuccess
                : cudaMemcpyAsync(out, in, count * sizeof(T), cudaMemcpyDeviceToDevice, stream);
   }
-  gpuprims::detail::device_facts facts;
-  GPUPRIMS_RETURN_IF_ERROR(gpuprims::detail::current_device_facts(facts));
   const all_reduce_policy policy = Tuning::select(facts.target_arch);
-  // The workspace contract holds on every path (a call that passes here passes on any rank count).
-  if (workspace_bytes < all_reduce_bytes_for<Tuning, T>(count, ranks, facts.target_arch) ||
-      workspace == nullptr) {
-    return cudaErrorInvalidValue;
-  }
   if constexpr (two_rank_sum_by_nccl<T, Op>) {
-    if (ranks == 2 && policy.two_rank_sums_by_nccl) {
+    if (all_reduce_by_nccl<Tuning, T, Op>(ranks, facts.target_arch)) {
       return from_nccl(
           ncclAllReduce(in, out, count, nccl_sum_type<T>(), ncclSum, comm.nccl(), stream));
     }
@@ -221,10 +221,10 @@ cudaError_t all_reduce_impl(const T* in, T* out, std::size_t count, Op op, commu
           static_cast<std::size_t>(facts.multiprocessors) * policy.fold_blocks_per_sm;
       const auto blocks =
           static_cast<unsigned int>(blocks_needed < blocks_max ? blocks_needed : blocks_max);
-      fold_ranks_kernel<<<blocks, policy.fold_threads, 0, stream>>>(
+      GPUPRIMS_RETURN_IF_ERROR((gpuprims::detail::launch<fold_ranks_kernel<T, Op>>(
+          dim3(blocks), dim3(static_cast<unsigned int>(policy.fold_threads)), stream, false,
           in + mine.begin, static_cast<const T*>(stage + (s & 1) * slot_elems), shape.seg, ranks,
-          rank, mine.size, op, out + mine.begin);
-      GPUPRIMS_RETURN_IF_ERROR(cudaGetLastError());
+          rank, mine.size, op, out + mine.begin)));
     }
     return cudaEventRecord(comm.folded_event(static_cast<int>(s & 1)), stream);
   };
@@ -291,7 +291,9 @@ template <class T, class Tuning = all_reduce_tuning>
 /// sends the result to every rank; in segments (all_reduce_tuning), a segment's fold running on
 /// `stream` while the next one travels on comm's stream. In place (in == out) allowed; any other
 /// overlap, null pointers with count > 0, or a short workspace return cudaErrorInvalidValue and
-/// launch nothing. The workspace (all_reduce_workspace_bytes) must not be in use by another call.
+/// launch nothing. The workspace (all_reduce_workspace_bytes, aligned to T, overlapping neither
+/// array; the same contract on every path and rank count, so a call that passes here passes on
+/// any) must not be in use by another call.
 ///
 ///   cudaError_t e = gpuprims::multi::all_reduce(d_grad, d_grad, count, gpuprims::plus<float>{},
 ///                                               comm, d_ws, ws_bytes, stream);
@@ -303,12 +305,22 @@ template <class Tuning = all_reduce_tuning, class T, class Op>
   if (count == 0) {
     return cudaSuccess;
   }
-  return detail::all_reduce_impl<Tuning>(in, out, count, op, comm, workspace, workspace_bytes,
-                                         stream);
+  gpuprims::detail::device_facts facts;
+  GPUPRIMS_RETURN_IF_ERROR(gpuprims::detail::current_device_facts(facts));
+  const std::size_t needed =
+      detail::all_reduce_bytes_for<Tuning, T>(count, comm.ranks(), facts.target_arch);
+  if (needed > 0 && (workspace == nullptr || workspace_bytes < needed ||
+                     reinterpret_cast<std::uintptr_t>(workspace) % alignof(T) != 0 ||
+                     gpuprims::detail::ranges_overlap(workspace, needed, in, count * sizeof(T)) ||
+                     gpuprims::detail::ranges_overlap(workspace, needed, out, count * sizeof(T)))) {
+    return cudaErrorInvalidValue;
+  }
+  return detail::all_reduce_impl<Tuning>(in, out, count, op, comm, workspace, facts, stream);
 }
 
 /// The same with the stream's workspace (device/workspace.cuh): allocated by the first call on
-/// `stream` that needs it, reused by every later one.
+/// `stream` that needs it, reused by every later one (none for one rank or the ncclAllReduce
+/// path).
 ///
 ///   cudaError_t e = gpuprims::multi::all_reduce(d_grad, d_grad, count, gpuprims::plus<float>{},
 ///                                               comm, stream);
@@ -319,10 +331,14 @@ template <class Tuning = all_reduce_tuning, class T, class Op>
   if (count == 0) {
     return cudaSuccess;
   }
-  std::size_t bytes = 0;
-  GPUPRIMS_RETURN_IF_ERROR((all_reduce_workspace_bytes<T, Tuning>(count, comm.ranks(), bytes)));
+  gpuprims::detail::device_facts facts;
+  GPUPRIMS_RETURN_IF_ERROR(gpuprims::detail::current_device_facts(facts));
+  const std::size_t bytes =
+      detail::all_reduce_by_nccl<Tuning, T, Op>(comm.ranks(), facts.target_arch)
+          ? 0
+          : detail::all_reduce_bytes_for<Tuning, T>(count, comm.ranks(), facts.target_arch);
   return gpuprims::detail::with_stream_workspace(stream, bytes, [&](void* ws) {
-    return detail::all_reduce_impl<Tuning>(in, out, count, op, comm, ws, bytes, stream);
+    return detail::all_reduce_impl<Tuning>(in, out, count, op, comm, ws, facts, stream);
   });
 }
 

@@ -67,7 +67,8 @@ template <int Rad, int Steps = 1, class Tuning = stencil_fused_tuning, class T, 
   g.rows = n;
   g.halo = halo_of<Rad, Steps>;
   return detail::slab_step(
-      in + pad, out + pad, g, b.mode == boundary_mode::periodic, comm, stream,
+      in + pad, out + pad, g, gpuprims::detail::known_boundary(b),
+      b.mode == boundary_mode::periodic, comm, stream,
       [&](const T* in0, std::size_t batch, std::size_t len, std::size_t in_stride, T* out0,
           std::size_t /*out_pitch*/, std::size_t out_stride, cudaStream_t on) {
         return apply_stencil1d_fused<Rad, Steps, Tuning>(
@@ -81,7 +82,8 @@ template <int Rad, int Steps = 1, class Tuning = stencil_fused_tuning, class T, 
 /// points; `in` and `out` each hold rows + 2 x halo_of<Rad, Steps> rows (pitches in points, at
 /// least cols), the owned ones from row halo on. The exchange, the overlap, the bits and the
 /// checks are stencil1d's; b.y periodic joins the last strip to the first, b.x applies within
-/// each row as on one GPU. Every rank passes the same cols and in_pitch (check_stencil2d).
+/// each row as on one GPU. Every rank passes the same cols, in_pitch and out_pitch
+/// (check_stencil2d).
 ///
 ///   gpuprims::stencil2d_weights<float, 1> w{{{0, .2f, 0}, {.2f, .2f, .2f}, {0, .2f, 0}}};
 ///   cudaError_t e = gpuprims::multi::stencil2d<1, gpuprims::stencil_shape::star, 4>(
@@ -99,7 +101,8 @@ template <int Rad, stencil_shape Shape, int Steps = 1, class Tuning = stencil2d_
   g.in_pitch = in_pitch;
   g.out_pitch = out_pitch;
   return detail::slab_step(
-      in, out, g, b.y.mode == boundary_mode::periodic, comm, stream,
+      in, out, g, gpuprims::detail::known_boundary(b.x) && gpuprims::detail::known_boundary(b.y),
+      b.y.mode == boundary_mode::periodic, comm, stream,
       [&](const T* in0, std::size_t batch, std::size_t window_rows, std::size_t in_stride_rows,
           T* out0, std::size_t window_out_pitch, std::size_t out_stride, cudaStream_t on) {
         return apply_stencil2d_fused<Rad, Shape, Steps, Tuning>(
@@ -119,8 +122,8 @@ template <class T>
   g.rows = n;
   g.halo = halo;
   std::size_t elems = 0;
-  if (buf == nullptr || halo == 0 || n < halo || !detail::slab_span(g, 1, sizeof(T), elems) ||
-      !comm.valid()) {
+  GPUPRIMS_RETURN_IF_ERROR(detail::check_comm_here(comm));
+  if (buf == nullptr || halo == 0 || n < halo || !detail::slab_span(g, 1, sizeof(T), elems)) {
     return cudaErrorInvalidValue;
   }
   return detail::exchange_on(buf, g, periodic, comm, stream);
@@ -138,8 +141,9 @@ template <class T>
   g.cols = cols;
   g.in_pitch = pitch;
   std::size_t elems = 0;
+  GPUPRIMS_RETURN_IF_ERROR(detail::check_comm_here(comm));
   if (buf == nullptr || halo == 0 || rows < halo || cols == 0 || pitch < cols ||
-      !detail::slab_span(g, pitch, sizeof(T), elems) || !comm.valid()) {
+      !detail::slab_span(g, pitch, sizeof(T), elems)) {
     return cudaErrorInvalidValue;
   }
   return detail::exchange_on(buf, g, periodic, comm, stream);
@@ -168,7 +172,7 @@ inline cudaError_t agree(const communicator& comm, std::vector<std::uint64_t> fi
     if (all[r][ok_at] == 0) {
       message = "rank " + std::to_string(r) + " owns " + std::to_string(all[r][ok_at + 1]) +
                 " rows or points (at least the halo, " + std::to_string(halo) +
-                ", are needed) or passed bad sizes";
+                ", are needed) or passed bad sizes or an unknown boundary rule";
     }
   }
   if (why != nullptr) {
@@ -194,12 +198,13 @@ template <int Rad, int Steps, class T>
   constexpr std::size_t halo = halo_of<Rad, Steps>;
   return detail::agree(
       comm, {sizeof(T), Rad, Steps, static_cast<std::uint64_t>(b.mode), detail::bits_of(b.value)},
-      {"element bytes", "radius", "steps", "boundary rule", "boundary value"}, n >= halo, n, halo,
-      why);
+      {"element bytes", "radius", "steps", "boundary rule", "boundary value"},
+      n >= halo && gpuprims::detail::known_boundary(b), n, halo, why);
 }
 
 /// check_stencil1d for stencil2d: the ranks also agree on the shape, both axes' rules, cols and
-/// in_pitch, and each owns at least halo_of<Rad, Steps> rows with pitches of at least cols.
+/// both pitches (calls that swap the buffers exchange rows at either pitch), and each owns at
+/// least halo_of<Rad, Steps> rows with pitches of at least cols.
 ///
 ///   std::string why;
 ///   cudaError_t e = gpuprims::multi::check_stencil2d<1, gpuprims::stencil_shape::star, 4, float>(
@@ -213,10 +218,12 @@ template <int Rad, stencil_shape Shape, int Steps, class T>
       comm,
       {sizeof(T), Rad, Steps, static_cast<std::uint64_t>(Shape),
        static_cast<std::uint64_t>(b.x.mode), detail::bits_of(b.x.value),
-       static_cast<std::uint64_t>(b.y.mode), detail::bits_of(b.y.value), cols, in_pitch},
+       static_cast<std::uint64_t>(b.y.mode), detail::bits_of(b.y.value), cols, in_pitch, out_pitch},
       {"element bytes", "radius", "steps", "shape", "x boundary rule", "x boundary value",
-       "y boundary rule", "y boundary value", "cols", "in_pitch"},
-      rows >= halo && cols > 0 && in_pitch >= cols && out_pitch >= cols, rows, halo, why);
+       "y boundary rule", "y boundary value", "cols", "in_pitch", "out_pitch"},
+      rows >= halo && cols > 0 && in_pitch >= cols && out_pitch >= cols &&
+          gpuprims::detail::known_boundary(b.x) && gpuprims::detail::known_boundary(b.y),
+      rows, halo, why);
 }
 
 }  // namespace gpuprims::multi

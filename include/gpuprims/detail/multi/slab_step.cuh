@@ -61,18 +61,16 @@ inline bool slab_span(const slab_rows& g, std::size_t pitch, std::size_t elem_si
   return elements <= max / elem_size;
 }
 
-// Local checks of one step (the ranks' agreement is check_stencil*'s, once).
+// Local checks of one step (the ranks' agreement is check_stencil*'s, once); `rules_known`: the
+// boundary rules are ones the stencils know.
 template <class T>
-cudaError_t validate_slab(const T* in, const T* out, const slab_rows& g, const communicator& comm) {
-  int device = -1;
-  GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&device));
-  if (!comm.valid() || device != comm.device()) {
-    return comm.valid() ? cudaErrorInvalidDevice : cudaErrorInvalidValue;
-  }
+cudaError_t validate_slab(const T* in, const T* out, const slab_rows& g, bool rules_known,
+                          const communicator& comm) {
+  GPUPRIMS_RETURN_IF_ERROR(check_comm_here(comm));
   std::size_t in_elems = 0, out_elems = 0;
   const bool ok =
-      in != nullptr && out != nullptr && g.halo >= 1 && g.rows >= g.halo && g.cols >= 1 &&
-      g.in_pitch >= g.cols && g.out_pitch >= g.cols &&
+      rules_known && in != nullptr && out != nullptr && g.halo >= 1 && g.rows >= g.halo &&
+      g.cols >= 1 && g.in_pitch >= g.cols && g.out_pitch >= g.cols &&
       slab_span(g, g.in_pitch, sizeof(T), in_elems) &&
       slab_span(g, g.out_pitch, sizeof(T), out_elems) &&
       !gpuprims::detail::ranges_overlap(in, in_elems * sizeof(T), out, out_elems * sizeof(T));
@@ -122,9 +120,10 @@ cudaError_t exchange_on(T* buf, const slab_rows& g, bool periodic, communicator&
   }
   GPUPRIMS_RETURN_IF_ERROR(cudaEventRecord(comm.ready_event(), stream));
   GPUPRIMS_RETURN_IF_ERROR(cudaStreamWaitEvent(comm.stream(), comm.ready_event(), 0));
-  GPUPRIMS_RETURN_IF_ERROR(exchange_rows(buf, g, nb, comm));
+  const cudaError_t exchanged = exchange_rows(buf, g, nb, comm);
   GPUPRIMS_RETURN_IF_ERROR(cudaEventRecord(comm.exchanged_event(), comm.stream()));
-  return cudaStreamWaitEvent(stream, comm.exchanged_event(), 0);
+  GPUPRIMS_RETURN_IF_ERROR(cudaStreamWaitEvent(stream, comm.exchanged_event(), 0));
+  return exchanged;
 }
 
 // One step. window(in0, batch, rows, in_stride_rows, out0, out_pitch, out_stride, stream) runs
@@ -139,10 +138,13 @@ cudaError_t exchange_on(T* buf, const slab_rows& g, bool periodic, communicator&
 // The edge windows run on the communication stream so that their latency (a short window of many
 // fused steps is a long chain) hides behind the interior too; only the two copies of their exact
 // rows wait for the interior, whose inexact edge rows they replace.
+//
+// Every check comes before any traffic; should a launch fail after the exchange was queued, the
+// caller's stream is still ordered after the exchange before the error returns.
 template <class T, class Window>
-cudaError_t slab_step(T* in, T* out, const slab_rows& g, bool periodic, communicator& comm,
-                      cudaStream_t stream, Window&& window) {
-  GPUPRIMS_RETURN_IF_ERROR(validate_slab(in, out, g, comm));
+cudaError_t slab_step(T* in, T* out, const slab_rows& g, bool rules_known, bool periodic,
+                      communicator& comm, cudaStream_t stream, Window&& window) {
+  GPUPRIMS_RETURN_IF_ERROR(validate_slab(in, out, g, rules_known, comm));
   const std::size_t H = g.halo, L = g.rows, ip = g.in_pitch, op = g.out_pitch;
   const neighbours nb = neighbours_of(comm, periodic);
   if (!nb.has_up && !nb.has_down) {  // one rank, no ring: the whole domain is here
@@ -153,12 +155,23 @@ cudaError_t slab_step(T* in, T* out, const slab_rows& g, bool periodic, communic
     GPUPRIMS_RETURN_IF_ERROR(cudaStreamWaitEvent(comm.stream(), comm.ready_event(), 0));
     return exchange_rows(in, g, nb, comm);
   };
+  // An error after the exchange was queued: the caller's stream waits for the communication
+  // stream anyway (nothing of this call may run after the caller reuses the buffers).
+  const auto failed_after_exchange = [&](cudaError_t e) -> cudaError_t {
+    if (cudaEventRecord(comm.exchanged_event(), comm.stream()) == cudaSuccess) {
+      (void)cudaStreamWaitEvent(stream, comm.exchanged_event(), 0);
+    }
+    return e;
+  };
 
   // Below 6 halos the two edge windows (3 halos each) would overlap or the interior be empty:
   // the whole slab waits for the exchange and is one window (its halo rows of `out` are written
   // too, with values nobody reads).
   if (L < 6 * H) {
-    GPUPRIMS_RETURN_IF_ERROR(start_exchange());
+    const cudaError_t started = start_exchange();
+    if (started != cudaSuccess) {
+      return failed_after_exchange(started);
+    }
     GPUPRIMS_RETURN_IF_ERROR(cudaEventRecord(comm.exchanged_event(), comm.stream()));
     GPUPRIMS_RETURN_IF_ERROR(cudaStreamWaitEvent(stream, comm.exchanged_event(), 0));
     const std::size_t first = nb.has_up ? 0 : H;
@@ -180,14 +193,20 @@ cudaError_t slab_step(T* in, T* out, const slab_rows& g, bool periodic, communic
   return gpuprims::detail::with_stream_workspace(
       stream, 2 * window_points * sizeof(T), [&](void* ws) -> cudaError_t {
         T* const scratch = static_cast<T*>(ws);
-        GPUPRIMS_RETURN_IF_ERROR(start_exchange());
-        GPUPRIMS_RETURN_IF_ERROR(window(in + top_start * ip, 2, 3 * H, bottom_start - top_start,
-                                        scratch, g.cols, window_points, comm.stream()));
+        cudaError_t e = start_exchange();
+        if (e == cudaSuccess) {
+          e = window(in + top_start * ip, 2, 3 * H, bottom_start - top_start, scratch, g.cols,
+                     window_points, comm.stream());
+        }
+        if (e != cudaSuccess) {
+          return failed_after_exchange(e);
+        }
         GPUPRIMS_RETURN_IF_ERROR(cudaEventRecord(comm.exchanged_event(), comm.stream()));
         // The interior, while the halos travel: the owned rows as one window, exact from H rows
-        // in.
-        GPUPRIMS_RETURN_IF_ERROR(window(in + H * ip, 1, L, 0, out + H * op, op, 0, stream));
+        // in. The caller's stream waits for the edges whatever the interior's launch returned.
+        const cudaError_t interior = window(in + H * ip, 1, L, 0, out + H * op, op, 0, stream);
         GPUPRIMS_RETURN_IF_ERROR(cudaStreamWaitEvent(stream, comm.exchanged_event(), 0));
+        GPUPRIMS_RETURN_IF_ERROR(interior);
         const std::size_t row_bytes = g.cols * sizeof(T);
         GPUPRIMS_RETURN_IF_ERROR(cudaMemcpy2DAsync(out + H * op, op * sizeof(T),
                                                    scratch + top_exact * g.cols, row_bytes,
