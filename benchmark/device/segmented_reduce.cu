@@ -139,7 +139,7 @@ void gpuprims_segmented_bench(benchmark::State& state) {
 constexpr std::size_t keep = ~std::size_t{0};
 template <std::size_t TilesMinCols = keep, std::size_t GroupsMinCols = keep,
           std::size_t GroupsMaxCols = keep, int GroupWords = 0, int TileThreads = 0,
-          int TileWords = 0>
+          int TileWords = 0, std::size_t PackedMaxCols = keep>
 struct rows_variant {
   __host__ __device__ static constexpr reduce_rows_policy select(int arch) {
     reduce_rows_policy p = reduce_rows_tuning::select(arch);
@@ -158,6 +158,9 @@ struct rows_variant {
     if (TileThreads != 0) {
       p.long_row_tile = {TileThreads, TileWords};
     }
+    if (PackedMaxCols != keep) {
+      p.packed_max_cols = PackedMaxCols;
+    }
     return p;
   }
 };
@@ -175,6 +178,9 @@ using rows_without_tiles = rows_variant<0>;
 // Tiles of Threads x Words.
 template <int Threads, int Words>
 using rows_tile_tuning = rows_variant<keep, keep, keep, 0, Threads, Words>;
+// Packed rows on (rows of 1, 2 and 4 floats read as 16-byte words, several rows a word; not
+// measured yet).
+using rows_packed = rows_variant<keep, keep, keep, 0, 0, 0, 16>;
 
 // 2^28 floats as rows of `length` with `pitched_pad` floats of padding after each.
 constexpr std::size_t pitched_pad = 32;
@@ -326,6 +332,8 @@ void register_segmented_reduce(const options& opt) {
       gpuprims_rows_bench<0, rows_without_groups>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_groups_from_4", role::variant,
       gpuprims_rows_bench<0, rows_groups_from_4>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_packed", role::variant,
+      gpuprims_rows_bench<0, rows_packed>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words1", role::variant,
       gpuprims_rows_bench<0, rows_group_words<1>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words2", role::variant,

@@ -54,6 +54,12 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // reduce_rows' long rows, cut into tiles, and its row groups load 16-byte words too.
 // sass: reduce_row_tiles_kernel<gpuprims::reduce_rows_tuning, float, .*float> has LDG\.E\.128
 // sass: reduce_row_groups_kernel<gpuprims::reduce_rows_tuning, float, .*float> has LDG\.E\.128
+// Packed short rows (reduce_rows_policy::packed_max_cols) load 16-byte words and store each word's
+// results together: 16 bytes for rows of one float, 8 for two, 4 for four.
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, .*float> has LDG\.E\.128
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, 1[^,]*, float, .*float> has STG\.E\.128
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, 2[^,]*, float, .*float> has STG\.E\.64
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, .*float> lacks (LDL|STL)
 
 // segmented_reduce reads its items in 16-byte words, keeps everything in registers (no local
 // memory), and counts nothing either.
@@ -72,7 +78,7 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // blocks) only where the policy asks for it at run time: a reduce pass of few tiles, see
 // tuning/reduce.cuh; the device templates called from users' kernels do neither. The ladder's
 // kernels are launched plainly, as the notes launch them.
-// sass: detail::(reduce_pass|write_value|segmented_reduce|segmented_fixup|reduce_rows|reduce_row_tiles|reduce_row_groups)_kernel< has ACQBULK
+// sass: detail::(reduce_pass|write_value|segmented_reduce|segmented_fixup|reduce_rows|reduce_row_tiles|reduce_row_groups|reduce_packed_rows)_kernel< has ACQBULK
 // sass: detail::(?!reduce_pass|segmented_reduce)[a-z_]*_kernel< lacks PREEXIT
 // sass: detail::(reduce_pass|segmented_reduce)_kernel< has PREEXIT
 // sass: ladder_reduce_kernel lacks ACQBULK

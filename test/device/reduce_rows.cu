@@ -69,6 +69,51 @@ void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std
   CHECK(wrong == 0);
 }
 
+// The library's rows policy with packed rows on (reduce_rows_policy::packed_max_cols).
+struct packed_rows_tuning {
+  __host__ __device__ static constexpr gpuprims::reduce_rows_policy select(int arch) {
+    gpuprims::reduce_rows_policy p = gpuprims::reduce_rows_tuning::select(arch);
+    p.packed_max_cols = 16;
+    return p;
+  }
+};
+
+// Packed rows (in starting `first` items into its buffer, out `out_first` results into its) under
+// packed_rows_tuning against the library's policy (a thread or a lane a row, columns in order):
+// the same bits, the CPU's reduction, nothing written past the results.
+template <class Item, class T, class Op, class Gen>
+void check_packed_rows(const std::string& name, std::size_t rows, std::size_t cols, T init, Op op,
+                       Gen gen, std::size_t first, std::size_t out_first) {
+  INFO(name << ": rows = " << rows << ", cols = " << cols << ", first = " << first
+            << ", out_first = " << out_first);
+  std::vector<Item> items(first + rows * cols + 1);
+  for (auto& x : items) {
+    x = gen();
+  }
+  device_buffer in(items.size() * sizeof(Item)), out((out_first + 2 * rows + 1) * sizeof(T));
+  GPUPRIMS_CHECK_CUDA(
+      cudaMemcpy(in.data(), items.data(), items.size() * sizeof(Item), cudaMemcpyHostToDevice));
+  out.poison();
+  const auto* x = reinterpret_cast<const Item*>(in.data()) + first;
+  auto* r = reinterpret_cast<T*>(out.data()) + out_first;
+  GPUPRIMS_CHECK_CUDA(gpuprims::reduce_rows<packed_rows_tuning>(x, r, rows, cols, cols, init, op));
+  GPUPRIMS_CHECK_CUDA(gpuprims::reduce_rows(x, r + rows, rows, cols, cols, init, op));
+  GPUPRIMS_CHECK_LAUNCH();
+  const std::vector<unsigned char> bytes = out.download();
+  std::vector<T> got(2 * rows);
+  std::memcpy(got.data(), bytes.data() + out_first * sizeof(T), got.size() * sizeof(T));
+  std::size_t wrong = 0;
+  for (std::size_t row = 0; row < rows; ++row) {
+    wrong += reduction_matches(got[row], got[rows + row], init, op, cols,
+                               [&](std::size_t k) { return items[first + row * cols + k]; })
+                 ? 0
+                 : 1;
+  }
+  CHECK(wrong == 0);
+  const std::size_t end = (out_first + 2 * rows) * sizeof(T);
+  CHECK(first_unpoisoned(bytes.data() + end, sizeof(T)) == sizeof(T));
+}
+
 }  // namespace
 
 TEST_CASE("reduce_rows gives each row its reduction, for every row length", "[reduce][gpu]") {
@@ -165,6 +210,43 @@ TEST_CASE("reduce_rows in tiles over more than 2^31 items, 65535 rows, 4096 tile
                     gpuprims::plus<float>{},
                     [&g] { return static_cast<float>(static_cast<int>(g() % 3) - 1); });
   GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
+}
+
+// Rows of 1 to 16 items read as 16-byte words, several rows a word (off in the library's policy
+// until measured; the same bits as a thread a row): every packable length of each item size, row
+// counts around a word's rows and a tile's words, the rows after the last whole word, an input off
+// a 16-byte boundary and outputs off their stores' alignment (both take the thread path), and
+// lengths that do not divide a word (3, 5: never packed).
+TEST_CASE("reduce_rows packs short rows into 16-byte words, with a thread a row's bits",
+          "[reduce][gpu]") {
+  std::mt19937_64& g = rng();
+  const auto small_int = [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; };
+  const auto real = [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); };
+  const auto real32 = [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); };
+  const auto byte = [&g] { return static_cast<std::int8_t>(g()); };
+  for (std::size_t cols : {1, 2, 3, 4, 5, 8, 16}) {
+    for (std::size_t rows : {1, 2, 3, 5, 17, 1000, 4099, 100003}) {
+      for (std::size_t first : {0, 1}) {
+        for (std::size_t out_first : {0, 1}) {
+          check_packed_rows<std::int32_t>("int32 plus", rows, cols, std::int32_t{5},
+                                          gpuprims::plus<std::int32_t>{}, small_int, first,
+                                          out_first);
+          check_packed_rows<float>("float plus", rows, cols, 0.5f, gpuprims::plus<float>{}, real32,
+                                   first, out_first);
+          check_packed_rows<float>("float maximum", rows, cols, -1e30f, gpuprims::maximum<float>{},
+                                   real32, first, out_first);
+          check_packed_rows<float>("float into double plus", rows, cols, 0.25,
+                                   gpuprims::plus<double>{}, real32, first, out_first);
+          check_packed_rows<double>("double plus", rows, cols, 0.25, gpuprims::plus<double>{}, real,
+                                    first, out_first);
+          check_packed_rows<std::int8_t>("int8 into int64 plus", rows, cols, std::int64_t{0},
+                                         gpuprims::plus<std::int64_t>{}, byte, first, out_first);
+          check_packed_rows<std::int8_t>("int8 into int32 plus", rows, cols, std::int32_t{0},
+                                         gpuprims::plus<std::int32_t>{}, byte, first, out_first);
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("reduce_rows rejects bad arguments and launches nothing", "[reduce][gpu]") {

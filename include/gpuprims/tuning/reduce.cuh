@@ -95,6 +95,13 @@ struct reduce_rows_policy {
   std::size_t groups_min_cols = 0;
   std::size_t groups_max_cols = 0;
   int group_words = 4;
+  /// Packed rows (pitch == cols) of at most this many items, where the count divides the items of
+  /// a 16-byte word, the input starts on a 16-byte boundary and the output is aligned to one
+  /// word's results: a thread loads whole words (`packed_words` in flight), each holding several
+  /// rows, folds each row in column order and stores the word's results together. The same bits
+  /// as a thread a row, which takes these rows otherwise (items loaded one by one). 0: never.
+  std::size_t packed_max_cols = 0;
+  int packed_words = 4;
 };
 
 /// The library's reduce_rows policy for code built for `arch`: the same for every architecture.

@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -192,6 +193,98 @@ __global__ void __launch_bounds__(rows_block_here<Tuning>)
   }
 }
 
+template <class Tuning>
+inline constexpr int packed_words_here = Tuning::select(GPUPRIMS_TARGET_ARCH).packed_words;
+
+// Stores the `Count` results of one packed word at `dst`, aligned to their bytes (or to 16): as
+// 16-byte words or one narrower word where the bytes allow, else one by one.
+template <std::size_t Count, class T>
+__device__ __forceinline__ void store_word_results(T* dst, const T (&results)[Count]) {
+  constexpr std::size_t bytes = Count * sizeof(T);
+  if constexpr (bytes % 16 == 0) {
+#pragma unroll
+    for (std::size_t q = 0; q < bytes / 16; ++q) {
+      uint4 v;
+      memcpy(&v, reinterpret_cast<const char*>(results) + q * 16, 16);
+      store16(reinterpret_cast<char*>(dst) + q * 16, v);
+    }
+  } else if constexpr (bytes == 8 || bytes == 4 || bytes == 2 || bytes == 1) {
+    typename vector_word<bytes>::type v;
+    memcpy(&v, results, bytes);
+    *reinterpret_cast<typename vector_word<bytes>::type*>(dst) = v;
+  } else {
+#pragma unroll
+    for (std::size_t j = 0; j < Count; ++j) {
+      dst[j] = results[j];
+    }
+  }
+}
+
+// Packed rows of Cols items (Cols dividing a word's items), the input from a 16-byte boundary: word
+// w holds rows [w * per_word / Cols, (w + 1) * per_word / Cols). A block takes tiles of threads x
+// packed_words words (thread t: words t, t + threads, ..., all loaded before the first is used),
+// folds each row as a thread a row does (column order, then op(init, fold)) and stores each word's
+// results together; the rows after the last whole word, fewer than a word's, go to block 0's first
+// threads.
+template <class Tuning, std::size_t Cols, class T, class Op, class Item>
+__global__ void __launch_bounds__(rows_block_here<Tuning>)
+    reduce_packed_rows_kernel(const Item* __restrict__ in, T* __restrict__ out, std::size_t rows,
+                              T init, Op op) {
+  constexpr int threads = rows_block_here<Tuning>;
+  constexpr int words_per_thread = packed_words_here<Tuning>;
+  constexpr std::size_t per_word = reduce_items_per_word<Item>;
+  constexpr std::size_t rows_per_word = per_word / Cols;
+  static_assert(reduce_vectorizable<Item> && Cols >= 1 && per_word % Cols == 0,
+                "packed rows: items that pack into 16-byte words, rows that divide a word");
+  static_assert(words_per_thread >= 1 && words_per_thread <= 16,
+                "reduce_rows_policy::packed_words from 1 to 16");
+  wait_for_prior_grids();
+  const auto fold_word = [&](std::size_t w, const uint4& word) {
+    Item items[per_word];
+    memcpy(items, &word, 16);
+    T results[rows_per_word];
+#pragma unroll
+    for (std::size_t j = 0; j < rows_per_word; ++j) {
+      accumulator<T, Op> acc;
+#pragma unroll
+      for (std::size_t c = 0; c < Cols; ++c) {
+        acc.add(static_cast<T>(items[j * Cols + c]), op);
+      }
+      results[j] = op(init, acc.value);
+    }
+    store_word_results(out + w * rows_per_word, results);
+  };
+  const std::size_t words = rows / rows_per_word;
+  const auto* src = reinterpret_cast<const uint4*>(in);
+  const auto r = static_cast<std::size_t>(threadIdx.x);
+  constexpr std::size_t tile_words = std::size_t{threads} * words_per_thread;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * tile_words;
+  for (std::size_t base = blockIdx.x * tile_words; base < words; base += stride) {
+    if (base + tile_words <= words) {
+      load_then_consume<words_per_thread>(
+          [&](int k) { return load16(src + base + k * std::size_t{threads} + r); },
+          [&](int k, const uint4& word) { fold_word(base + k * std::size_t{threads} + r, word); });
+    } else {
+#pragma unroll
+      for (int k = 0; k < words_per_thread; ++k) {
+        const std::size_t w = base + k * std::size_t{threads} + r;
+        if (w < words) {
+          fold_word(w, load16(src + w));
+        }
+      }
+    }
+  }
+  if (blockIdx.x == 0 && r < rows - words * rows_per_word) {
+    const std::size_t row = words * rows_per_word + r;
+    accumulator<T, Op> acc;
+#pragma unroll
+    for (std::size_t c = 0; c < Cols; ++c) {
+      acc.add(static_cast<T>(in[row * Cols + c]), op);
+    }
+    out[row] = op(init, acc.value);
+  }
+}
+
 // Lanes a row for row groups: the largest power of two up to 32 that leaves each lane at least
 // `per_lane` of the row's words (1 where the row has fewer).
 constexpr int row_group_lanes(std::size_t words, int per_lane) {
@@ -219,6 +312,59 @@ bool matrix_arguments_ok(const Item* in, std::size_t rows, std::size_t cols, std
   return in != nullptr && pitch >= cols && checked_span(1, 0, rows, pitch, cols, span) &&
          span <= std::numeric_limits<std::size_t>::max() / sizeof(Item) &&
          !ranges_overlap(in, span * sizeof(Item), out, out_bytes);
+}
+
+// Whether reduce_packed_rows_kernel takes these rows (reduce_rows_policy::packed_max_cols), for
+// items that pack into 16-byte words.
+template <class Item, class T>
+bool rows_pack(const reduce_rows_policy& p, const Item* in, const T* out, std::size_t cols,
+               std::size_t pitch) {
+  constexpr std::size_t per_word = reduce_items_per_word<Item>;
+  if (cols == 0 || cols > p.packed_max_cols || pitch != cols || per_word % cols != 0 ||
+      reinterpret_cast<std::uintptr_t>(in) % 16 != 0) {
+    return false;
+  }
+  // store_word_results's stores: 16-byte words, one word of 1 to 8 bytes, or item by item.
+  const std::size_t bytes = per_word / cols * sizeof(T);
+  const std::size_t align = bytes % 16 == 0                                          ? 16
+                            : (bytes == 8 || bytes == 4 || bytes == 2 || bytes == 1) ? bytes
+                                                                                     : 1;
+  return reinterpret_cast<std::uintptr_t>(out) % align == 0;
+}
+
+template <class Tuning, std::size_t Cols, class Item, class T, class Op>
+cudaError_t launch_packed_rows_of(const reduce_rows_policy& p, bool dependent, const Item* in,
+                                  T* out, std::size_t rows, T init, Op op, cudaStream_t stream) {
+  if constexpr (reduce_items_per_word<Item> % Cols == 0) {
+    const std::size_t words = rows / (reduce_items_per_word<Item> / Cols);
+    const std::size_t tile_words =
+        static_cast<std::size_t>(p.block_threads) * static_cast<std::size_t>(p.packed_words);
+    return launch<reduce_packed_rows_kernel<Tuning, Cols, T, Op, Item>>(
+        grid_x(words == 0 ? 1 : ceil_div(words, tile_words)),
+        dim3(static_cast<unsigned int>(p.block_threads)), stream, dependent, in, out, rows, init,
+        op);
+  } else {
+    return cudaErrorInvalidValue;  // not reached: rows_pack refuses these
+  }
+}
+
+// Packed rows of 1, 2, 4, 8 or 16 items (rows_pack said yes).
+template <class Tuning, class Item, class T, class Op>
+cudaError_t launch_packed_rows(const reduce_rows_policy& p, bool dependent, const Item* in, T* out,
+                               std::size_t rows, std::size_t cols, T init, Op op,
+                               cudaStream_t stream) {
+  switch (cols) {
+    case 1:
+      return launch_packed_rows_of<Tuning, 1>(p, dependent, in, out, rows, init, op, stream);
+    case 2:
+      return launch_packed_rows_of<Tuning, 2>(p, dependent, in, out, rows, init, op, stream);
+    case 4:
+      return launch_packed_rows_of<Tuning, 4>(p, dependent, in, out, rows, init, op, stream);
+    case 8:
+      return launch_packed_rows_of<Tuning, 8>(p, dependent, in, out, rows, init, op, stream);
+    default:
+      return launch_packed_rows_of<Tuning, 16>(p, dependent, in, out, rows, init, op, stream);
+  }
 }
 
 // A thread, a warp or a block per row, by cols (the arguments checked).
@@ -276,6 +422,9 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
     });
   }
   if constexpr (reduce_vectorizable<Item>) {
+    if (rows_pack(p, in, out, cols, pitch)) {
+      return launch_packed_rows<Tuning>(p, dependent, in, out, rows, cols, init, op, stream);
+    }
     if (p.groups_max_cols != 0 && cols >= p.groups_min_cols && cols <= p.groups_max_cols &&
         rows_share_layout<Item>(pitch)) {
       const int group = row_group_lanes(reduce_layout<Item>(in, cols).words, p.group_words);
