@@ -29,10 +29,11 @@ struct triple_plus {
   }
 };
 
-template <class Item, class T, class Op>
+// The launcher calls go through function pointers to these instantiations, as in reduce.cu.
+template <class Tuning, class Item, class T, class Op>
 cudaError_t run_rows(const Item* in, T* out, std::size_t rows, std::size_t cols, std::size_t pitch,
                      T init, Op op) {
-  return gpuprims::reduce_rows(in, out, rows, cols, pitch, init, op);
+  return gpuprims::reduce_rows<Tuning>(in, out, rows, cols, pitch, init, op);
 }
 
 // The matrix starts `first` items into the buffer (so its rows start off a 16-byte boundary).
@@ -53,7 +54,7 @@ void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std
   const auto* x = reinterpret_cast<const Item*>(in.data()) + first;
   auto* r = reinterpret_cast<T*>(out.data());
   cudaError_t (*rows_fn)(const Item*, T*, std::size_t, std::size_t, std::size_t, T, Op) =
-      &run_rows<Item, T, Op>;
+      &run_rows<gpuprims::reduce_rows_tuning, Item, T, Op>;
   GPUPRIMS_CHECK_CUDA(rows_fn(x, r, rows, cols, pitch, init, op));
   GPUPRIMS_CHECK_CUDA(rows_fn(x, r + rows, rows, cols, pitch, init, op));
   GPUPRIMS_CHECK_LAUNCH();
@@ -96,8 +97,11 @@ void check_packed_rows(const std::string& name, std::size_t rows, std::size_t co
   out.poison();
   const auto* x = reinterpret_cast<const Item*>(in.data()) + first;
   auto* r = reinterpret_cast<T*>(out.data()) + out_first;
-  GPUPRIMS_CHECK_CUDA(gpuprims::reduce_rows<packed_rows_tuning>(x, r, rows, cols, cols, init, op));
-  GPUPRIMS_CHECK_CUDA(gpuprims::reduce_rows(x, r + rows, rows, cols, cols, init, op));
+  using rows_fn = cudaError_t (*)(const Item*, T*, std::size_t, std::size_t, std::size_t, T, Op);
+  const rows_fn packed = &run_rows<packed_rows_tuning, Item, T, Op>;
+  const rows_fn library = &run_rows<gpuprims::reduce_rows_tuning, Item, T, Op>;
+  GPUPRIMS_CHECK_CUDA(packed(x, r, rows, cols, cols, init, op));
+  GPUPRIMS_CHECK_CUDA(library(x, r + rows, rows, cols, cols, init, op));
   GPUPRIMS_CHECK_LAUNCH();
   const std::vector<unsigned char> bytes = out.download();
   std::vector<T> got(2 * rows);
