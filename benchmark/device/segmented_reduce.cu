@@ -178,9 +178,9 @@ using rows_without_tiles = rows_variant<0>;
 // Tiles of Threads x Words.
 template <int Threads, int Words>
 using rows_tile_tuning = rows_variant<keep, keep, keep, 0, Threads, Words>;
-// Packed rows on (rows of 1, 2 and 4 floats read as 16-byte words, several rows a word; not
-// measured yet).
-using rows_packed = rows_variant<keep, keep, keep, 0, 0, 0, 16>;
+// Packed rows on up to 128 floats (rows of 1, 2 and 4 floats several to a 16-byte word; of 8 to
+// 128 floats, 2 to 32 words, a lane a word; not measured yet).
+using rows_packed = rows_variant<keep, keep, keep, 0, 0, 0, 128>;
 
 // 2^28 floats as rows of `length` with `pitched_pad` floats of padding after each.
 constexpr std::size_t pitched_pad = 32;

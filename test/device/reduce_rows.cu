@@ -74,14 +74,16 @@ void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std
 struct packed_rows_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_rows_policy select(int arch) {
     gpuprims::reduce_rows_policy p = gpuprims::reduce_rows_tuning::select(arch);
-    p.packed_max_cols = 16;
+    p.packed_max_cols = 512;
     return p;
   }
 };
 
 // Packed rows (in starting `first` items into its buffer, out `out_first` results into its) under
-// packed_rows_tuning against the library's policy (a thread or a lane a row, columns in order):
-// the same bits, the CPU's reduction, nothing written past the results.
+// packed_rows_tuning, called twice: the CPU's reduction, nothing written past the results, and
+// the same bits on the second call, which is the library's policy where packed rows keep its
+// bits (rows of at most one word: a thread or a lane a row, columns in order) and packed rows
+// again where they do not (a lane a word).
 template <class Item, class T, class Op, class Gen>
 void check_packed_rows(const std::string& name, std::size_t rows, std::size_t cols, T init, Op op,
                        Gen gen, std::size_t first, std::size_t out_first) {
@@ -100,8 +102,10 @@ void check_packed_rows(const std::string& name, std::size_t rows, std::size_t co
   using rows_fn = cudaError_t (*)(const Item*, T*, std::size_t, std::size_t, std::size_t, T, Op);
   const rows_fn packed = &run_rows<packed_rows_tuning, Item, T, Op>;
   const rows_fn library = &run_rows<gpuprims::reduce_rows_tuning, Item, T, Op>;
+  const rows_fn second = cols * sizeof(Item) <= 16 ? library : packed;
+  // The second call first: a packed store past the results would overwrite its results.
+  GPUPRIMS_CHECK_CUDA(second(x, r + rows, rows, cols, cols, init, op));
   GPUPRIMS_CHECK_CUDA(packed(x, r, rows, cols, cols, init, op));
-  GPUPRIMS_CHECK_CUDA(library(x, r + rows, rows, cols, cols, init, op));
   GPUPRIMS_CHECK_LAUNCH();
   const std::vector<unsigned char> bytes = out.download();
   std::vector<T> got(2 * rows);
@@ -216,27 +220,33 @@ TEST_CASE("reduce_rows in tiles over more than 2^31 items, 65535 rows, 4096 tile
   GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace());
 }
 
-// Rows of 1 to 16 items read as 16-byte words, several rows a word (off in the library's policy
-// until measured; the same bits as a thread a row): every packable length of each item size, row
-// counts around a word's rows and a tile's words, the rows after the last whole word, an input off
-// a 16-byte boundary and outputs off their stores' alignment (both take the thread path), and
-// lengths that do not divide a word (3, 5: never packed).
-TEST_CASE("reduce_rows packs short rows into 16-byte words, with a thread a row's bits",
-          "[reduce][gpu]") {
+// Packed rows (off in the library's policy until measured): rows of 1 to 16 items several to a
+// 16-byte word (a thread a row's bits), rows of 2 to 32 words a lane a word; every packable length
+// of each item size, row counts around a word's rows and a tile's words, the rows after the last
+// whole word, an input off a 16-byte boundary and outputs off their stores' alignment (the
+// library's paths then), and lengths that never pack (3, 5, 24: neither divides the other; 256
+// floats: 64 words).
+TEST_CASE("reduce_rows reads packed rows as 16-byte words", "[reduce][gpu]") {
   std::mt19937_64& g = rng();
   const auto small_int = [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; };
   const auto real = [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); };
   const auto real32 = [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); };
+  const auto unit = [&g] { return static_cast<float>(static_cast<int>(g() % 17) - 8); };
   const auto byte = [&g] { return static_cast<std::int8_t>(g()); };
-  for (std::size_t cols : {1, 2, 3, 4, 5, 8, 16}) {
+  for (std::size_t cols : {1, 2, 3, 4, 5, 8, 16, 24, 32, 64, 128, 256, 512}) {
     for (std::size_t rows : {1, 2, 3, 5, 17, 1000, 4099, 100003}) {
+      if (rows * cols > (std::size_t{1} << 22)) {
+        continue;
+      }
       for (std::size_t first : {0, 1}) {
         for (std::size_t out_first : {0, 1}) {
           check_packed_rows<std::int32_t>("int32 plus", rows, cols, std::int32_t{5},
                                           gpuprims::plus<std::int32_t>{}, small_int, first,
                                           out_first);
-          check_packed_rows<float>("float plus", rows, cols, 0.5f, gpuprims::plus<float>{}, real32,
-                                   first, out_first);
+          // Floats summed into float: integer values (the CPU folds from init, the GPU adds init
+          // last); float into double and double: random values, within a bound.
+          check_packed_rows<float>("float plus (exact data)", rows, cols, 0.5f,
+                                   gpuprims::plus<float>{}, unit, first, out_first);
           check_packed_rows<float>("float maximum", rows, cols, -1e30f, gpuprims::maximum<float>{},
                                    real32, first, out_first);
           check_packed_rows<float>("float into double plus", rows, cols, 0.25,

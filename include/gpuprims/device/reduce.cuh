@@ -94,7 +94,8 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op,
 /// rows (pitch in items, at least cols), one result per row; init for cols == 0. Items convert to
 /// T; Op takes and returns T and must be associative and commutative. Up to 8 items a thread per
 /// row (or, with reduce_rows_policy::packed_max_cols, off in the library's policy, packed rows
-/// read as 16-byte words, several rows a word, with the same bits). Longer rows that all start at
+/// read as 16-byte words: several rows a word with the same bits, or rows of 2 to 32 words a lane
+/// a word). Longer rows that all start at
 /// the same offset from a 16-byte boundary (in_pitch a whole number of 16-byte words) of items that
 /// pack into 16-byte words load 16-byte words: a group of lanes per row up to 4095 items; from 4096
 /// items those rows (and rows of items that do not pack) are cut into tiles as gpuprims::reduce

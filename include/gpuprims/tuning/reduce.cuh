@@ -95,11 +95,16 @@ struct reduce_rows_policy {
   std::size_t groups_min_cols = 0;
   std::size_t groups_max_cols = 0;
   int group_words = 4;
-  /// Packed rows (pitch == cols) of at most this many items, where the count divides the items of
-  /// a 16-byte word, the input starts on a 16-byte boundary and the output is aligned to one
-  /// word's results: a thread loads whole words (`packed_words` in flight), each holding several
-  /// rows, folds each row in column order and stores the word's results together. The same bits
-  /// as a thread a row, which takes these rows otherwise (items loaded one by one). 0: never.
+  /// Packed rows (pitch == cols, the input from a 16-byte boundary) of at most this many items,
+  /// read as 16-byte words in tiles of block_threads x `packed_words` (each warp load one
+  /// contiguous 512-byte span):
+  ///  - rows that divide a word (the output aligned to one word's results): a thread folds each
+  ///    row of its word in column order and stores the word's results together, the same bits as
+  ///    a thread a row;
+  ///  - rows of 2 to 32 words (a power of two): a lane a word, its items in order, then a shuffle
+  ///    tree over the row's lanes (an order of its own, a function of cols).
+  /// 0: never (and where a selector returns 0 for every architecture, its launchers do not even
+  /// build the packed kernels).
   std::size_t packed_max_cols = 0;
   int packed_words = 4;
 };

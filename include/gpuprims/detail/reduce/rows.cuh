@@ -285,6 +285,70 @@ __global__ void __launch_bounds__(rows_block_here<Tuning>)
   }
 }
 
+// Packed rows of Lanes 16-byte words (2 to 32, a power of two), the input from a 16-byte boundary:
+// row r is words [r * Lanes, (r + 1) * Lanes). A block reads tiles of threads x packed_words words
+// as reduce_packed_rows_kernel does (each warp load one contiguous 512-byte span), so a row's words
+// sit in Lanes neighbouring lanes of one load; each lane folds its word's items in order, the
+// Lanes lanes combine by a shuffle tree (lane i with lane i + Lanes / 2, then i + Lanes / 4, ...)
+// and the row's first lane stores op(init, total). The order depends on cols only.
+template <class Tuning, int Lanes, class T, class Op, class Item>
+__global__ void __launch_bounds__(rows_block_here<Tuning>)
+    reduce_lane_rows_kernel(const Item* __restrict__ in, T* __restrict__ out, std::size_t rows,
+                            T init, Op op) {
+  constexpr int threads = rows_block_here<Tuning>;
+  constexpr int words_per_thread = packed_words_here<Tuning>;
+  constexpr std::size_t per_word = reduce_items_per_word<Item>;
+  static_assert(reduce_vectorizable<Item> && Lanes >= 2 && Lanes <= 32 && 32 % Lanes == 0,
+                "lane rows: items that pack into 16-byte words, 2 to 32 words a row");
+  static_assert(words_per_thread >= 1 && words_per_thread <= 16,
+                "reduce_rows_policy::packed_words from 1 to 16");
+  wait_for_prior_grids();
+  const auto r = static_cast<std::size_t>(threadIdx.x);
+  const auto sub = static_cast<unsigned int>(threadIdx.x % Lanes);
+  // Word w (valid or not: every lane takes part in the shuffles) folded, its row's total formed
+  // and stored by the row's first lane.
+  const auto fold_word = [&](std::size_t w, bool valid, const uint4& word) {
+    Item items[per_word];
+    memcpy(items, &word, 16);
+    accumulator<T, Op> acc;
+#pragma unroll
+    for (std::size_t j = 0; j < per_word; ++j) {
+      acc.add(static_cast<T>(items[j]), op);
+    }
+    T value = acc.value;
+#pragma unroll
+    for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) {
+      const T other = shuffle_down(value, offset);
+      if (sub < offset) {
+        value = op(value, other);
+      }
+    }
+    if (valid && sub == 0) {
+      out[w / Lanes] = op(init, value);
+    }
+  };
+  const std::size_t words = rows * Lanes;
+  const auto* src = reinterpret_cast<const uint4*>(in);
+  constexpr std::size_t tile_words = std::size_t{threads} * words_per_thread;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * tile_words;
+  for (std::size_t base = blockIdx.x * tile_words; base < words; base += stride) {
+    if (base + tile_words <= words) {
+      load_then_consume<words_per_thread>(
+          [&](int k) { return load16(src + base + k * std::size_t{threads} + r); },
+          [&](int k, const uint4& word) {
+            fold_word(base + k * std::size_t{threads} + r, true, word);
+          });
+    } else {
+#pragma unroll
+      for (int k = 0; k < words_per_thread; ++k) {
+        const std::size_t w = base + k * std::size_t{threads} + r;
+        // A row's Lanes words are all below `words` or all past it (words is a multiple of Lanes).
+        fold_word(w, w < words, w < words ? load16(src + w) : uint4{});
+      }
+    }
+  }
+}
+
 // Lanes a row for row groups: the largest power of two up to 32 that leaves each lane at least
 // `per_lane` of the row's words (1 where the row has fewer).
 constexpr int row_group_lanes(std::size_t words, int per_lane) {
@@ -314,14 +378,35 @@ bool matrix_arguments_ok(const Item* in, std::size_t rows, std::size_t cols, std
          !ranges_overlap(in, span * sizeof(Item), out, out_bytes);
 }
 
-// Whether reduce_packed_rows_kernel takes these rows (reduce_rows_policy::packed_max_cols), for
-// items that pack into 16-byte words.
+// Whether a rows tuning turns packed rows on for any architecture number up to 200: decided at
+// compile time and the same in the host and device passes, so the packed kernels are built only
+// for tunings that can use them.
+template <class Tuning>
+constexpr bool rows_packing_possible() {
+  for (int arch = 0; arch <= 200; ++arch) {
+    if (Tuning::select(arch).packed_max_cols != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether packed rows (reduce_rows_policy::packed_max_cols) take these rows, for items that pack
+// into 16-byte words: several rows a word (reduce_packed_rows_kernel) or 2 to 32 words a row
+// (reduce_lane_rows_kernel).
 template <class Item, class T>
 bool rows_pack(const reduce_rows_policy& p, const Item* in, const T* out, std::size_t cols,
                std::size_t pitch) {
   constexpr std::size_t per_word = reduce_items_per_word<Item>;
-  if (cols == 0 || cols > p.packed_max_cols || pitch != cols || per_word % cols != 0 ||
+  if (cols == 0 || cols > p.packed_max_cols || pitch != cols ||
       reinterpret_cast<std::uintptr_t>(in) % 16 != 0) {
+    return false;
+  }
+  if (cols > per_word) {
+    const std::size_t lanes = cols / per_word;
+    return cols % per_word == 0 && lanes <= 32 && (lanes & (lanes - 1)) == 0;
+  }
+  if (per_word % cols != 0) {
     return false;
   }
   // store_word_results's stores: 16-byte words, one word of 1 to 8 bytes, or item by item.
@@ -348,11 +433,36 @@ cudaError_t launch_packed_rows_of(const reduce_rows_policy& p, bool dependent, c
   }
 }
 
-// Packed rows of 1, 2, 4, 8 or 16 items (rows_pack said yes).
+template <class Tuning, int Lanes, class Item, class T, class Op>
+cudaError_t launch_lane_rows_of(const reduce_rows_policy& p, bool dependent, const Item* in, T* out,
+                                std::size_t rows, T init, Op op, cudaStream_t stream) {
+  const std::size_t tile_words =
+      static_cast<std::size_t>(p.block_threads) * static_cast<std::size_t>(p.packed_words);
+  return launch<reduce_lane_rows_kernel<Tuning, Lanes, T, Op, Item>>(
+      grid_x(ceil_div(rows * Lanes, tile_words)), dim3(static_cast<unsigned int>(p.block_threads)),
+      stream, dependent, in, out, rows, init, op);
+}
+
+// Packed rows (rows_pack said yes): 1, 2, 4, 8 or 16 items, or 2 to 32 words.
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_packed_rows(const reduce_rows_policy& p, bool dependent, const Item* in, T* out,
                                std::size_t rows, std::size_t cols, T init, Op op,
                                cudaStream_t stream) {
+  constexpr std::size_t per_word = reduce_items_per_word<Item>;
+  if (cols > per_word) {
+    switch (cols / per_word) {
+      case 2:
+        return launch_lane_rows_of<Tuning, 2>(p, dependent, in, out, rows, init, op, stream);
+      case 4:
+        return launch_lane_rows_of<Tuning, 4>(p, dependent, in, out, rows, init, op, stream);
+      case 8:
+        return launch_lane_rows_of<Tuning, 8>(p, dependent, in, out, rows, init, op, stream);
+      case 16:
+        return launch_lane_rows_of<Tuning, 16>(p, dependent, in, out, rows, init, op, stream);
+      default:
+        return launch_lane_rows_of<Tuning, 32>(p, dependent, in, out, rows, init, op, stream);
+    }
+  }
   switch (cols) {
     case 1:
       return launch_packed_rows_of<Tuning, 1>(p, dependent, in, out, rows, init, op, stream);
@@ -421,10 +531,12 @@ cudaError_t launch_reduce_rows(const Item* in, T* out, std::size_t rows, std::si
                                            tiles, tiles, init, op, stream);
     });
   }
-  if constexpr (reduce_vectorizable<Item>) {
+  if constexpr (reduce_vectorizable<Item> && rows_packing_possible<Tuning>()) {
     if (rows_pack(p, in, out, cols, pitch)) {
       return launch_packed_rows<Tuning>(p, dependent, in, out, rows, cols, init, op, stream);
     }
+  }
+  if constexpr (reduce_vectorizable<Item>) {
     if (p.groups_max_cols != 0 && cols >= p.groups_min_cols && cols <= p.groups_max_cols &&
         rows_share_layout<Item>(pitch)) {
       const int group = row_group_lanes(reduce_layout<Item>(in, cols).words, p.group_words);
