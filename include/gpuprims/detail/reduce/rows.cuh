@@ -443,6 +443,26 @@ cudaError_t launch_lane_rows_of(const reduce_rows_policy& p, bool dependent, con
       stream, dependent, in, out, rows, init, op);
 }
 
+// f(std::integral_constant<std::size_t, V>{}) for the power of two V equal to `value` (1 to 32;
+// anything else as 32).
+template <class F>
+cudaError_t with_power_of_two(std::size_t value, F&& f) {
+  switch (value) {
+    case 1:
+      return f(std::integral_constant<std::size_t, 1>{});
+    case 2:
+      return f(std::integral_constant<std::size_t, 2>{});
+    case 4:
+      return f(std::integral_constant<std::size_t, 4>{});
+    case 8:
+      return f(std::integral_constant<std::size_t, 8>{});
+    case 16:
+      return f(std::integral_constant<std::size_t, 16>{});
+    default:
+      return f(std::integral_constant<std::size_t, 32>{});
+  }
+}
+
 // Packed rows (rows_pack said yes): 1, 2, 4, 8 or 16 items, or 2 to 32 words.
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_packed_rows(const reduce_rows_policy& p, bool dependent, const Item* in, T* out,
@@ -450,31 +470,18 @@ cudaError_t launch_packed_rows(const reduce_rows_policy& p, bool dependent, cons
                                cudaStream_t stream) {
   constexpr std::size_t per_word = reduce_items_per_word<Item>;
   if (cols > per_word) {
-    switch (cols / per_word) {
-      case 2:
-        return launch_lane_rows_of<Tuning, 2>(p, dependent, in, out, rows, init, op, stream);
-      case 4:
-        return launch_lane_rows_of<Tuning, 4>(p, dependent, in, out, rows, init, op, stream);
-      case 8:
-        return launch_lane_rows_of<Tuning, 8>(p, dependent, in, out, rows, init, op, stream);
-      case 16:
-        return launch_lane_rows_of<Tuning, 16>(p, dependent, in, out, rows, init, op, stream);
-      default:
-        return launch_lane_rows_of<Tuning, 32>(p, dependent, in, out, rows, init, op, stream);
-    }
+    return with_power_of_two(cols / per_word, [&](auto lanes) {
+      if constexpr (lanes() >= 2) {
+        return launch_lane_rows_of<Tuning, static_cast<int>(lanes())>(p, dependent, in, out, rows,
+                                                                      init, op, stream);
+      } else {
+        return cudaErrorInvalidValue;  // not reached: more items than a word's
+      }
+    });
   }
-  switch (cols) {
-    case 1:
-      return launch_packed_rows_of<Tuning, 1>(p, dependent, in, out, rows, init, op, stream);
-    case 2:
-      return launch_packed_rows_of<Tuning, 2>(p, dependent, in, out, rows, init, op, stream);
-    case 4:
-      return launch_packed_rows_of<Tuning, 4>(p, dependent, in, out, rows, init, op, stream);
-    case 8:
-      return launch_packed_rows_of<Tuning, 8>(p, dependent, in, out, rows, init, op, stream);
-    default:
-      return launch_packed_rows_of<Tuning, 16>(p, dependent, in, out, rows, init, op, stream);
-  }
+  return with_power_of_two(cols, [&](auto items) {
+    return launch_packed_rows_of<Tuning, items()>(p, dependent, in, out, rows, init, op, stream);
+  });
 }
 
 // A thread, a warp or a block per row, by cols (the arguments checked).
