@@ -220,6 +220,34 @@ __device__ __forceinline__ void store_word_results(T* dst, const T (&results)[Co
   }
 }
 
+// The packed rows' walk over `words` 16-byte words of `src`: tiles of Threads x Words words, a
+// block a tile (thread t: words t, t + Threads, ...; a whole tile's loads all in flight first), and
+// consume(w, valid, word) for each. In the last, part tile every thread still calls it for each of
+// its Words (words past the end invalid, as zeros), so warp collectives inside stay converged.
+template <int Threads, int Words, class Consume>
+__device__ __forceinline__ void walk_packed_words(const uint4* src, std::size_t words,
+                                                  Consume&& consume) {
+  static_assert(Words >= 1 && Words <= 16, "reduce_rows_policy::packed_words from 1 to 16");
+  const auto r = static_cast<std::size_t>(threadIdx.x);
+  constexpr std::size_t tile_words = std::size_t{Threads} * Words;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * tile_words;
+  for (std::size_t base = blockIdx.x * tile_words; base < words; base += stride) {
+    if (base + tile_words <= words) {
+      load_then_consume<Words>(
+          [&](int k) { return load16(src + base + k * std::size_t{Threads} + r); },
+          [&](int k, const uint4& word) {
+            consume(base + k * std::size_t{Threads} + r, true, word);
+          });
+    } else {
+#pragma unroll
+      for (int k = 0; k < Words; ++k) {
+        const std::size_t w = base + k * std::size_t{Threads} + r;
+        consume(w, w < words, w < words ? load16(src + w) : uint4{});
+      }
+    }
+  }
+}
+
 // Packed rows of Cols items (Cols dividing a word's items), the input from a 16-byte boundary: word
 // w holds rows [w * per_word / Cols, (w + 1) * per_word / Cols). A block takes tiles of threads x
 // packed_words words (thread t: words t, t + threads, ..., all loaded before the first is used),
@@ -230,50 +258,31 @@ template <class Tuning, std::size_t Cols, class T, class Op, class Item>
 __global__ void __launch_bounds__(rows_block_here<Tuning>)
     reduce_packed_rows_kernel(const Item* __restrict__ in, T* __restrict__ out, std::size_t rows,
                               T init, Op op) {
-  constexpr int threads = rows_block_here<Tuning>;
-  constexpr int words_per_thread = packed_words_here<Tuning>;
   constexpr std::size_t per_word = reduce_items_per_word<Item>;
   constexpr std::size_t rows_per_word = per_word / Cols;
   static_assert(reduce_vectorizable<Item> && Cols >= 1 && per_word % Cols == 0,
                 "packed rows: items that pack into 16-byte words, rows that divide a word");
-  static_assert(words_per_thread >= 1 && words_per_thread <= 16,
-                "reduce_rows_policy::packed_words from 1 to 16");
   wait_for_prior_grids();
-  const auto fold_word = [&](std::size_t w, const uint4& word) {
-    Item items[per_word];
-    memcpy(items, &word, 16);
-    T results[rows_per_word];
-#pragma unroll
-    for (std::size_t j = 0; j < rows_per_word; ++j) {
-      accumulator<T, Op> acc;
-#pragma unroll
-      for (std::size_t c = 0; c < Cols; ++c) {
-        acc.add(static_cast<T>(items[j * Cols + c]), op);
-      }
-      results[j] = op(init, acc.value);
-    }
-    store_word_results(out + w * rows_per_word, results);
-  };
   const std::size_t words = rows / rows_per_word;
-  const auto* src = reinterpret_cast<const uint4*>(in);
-  const auto r = static_cast<std::size_t>(threadIdx.x);
-  constexpr std::size_t tile_words = std::size_t{threads} * words_per_thread;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * tile_words;
-  for (std::size_t base = blockIdx.x * tile_words; base < words; base += stride) {
-    if (base + tile_words <= words) {
-      load_then_consume<words_per_thread>(
-          [&](int k) { return load16(src + base + k * std::size_t{threads} + r); },
-          [&](int k, const uint4& word) { fold_word(base + k * std::size_t{threads} + r, word); });
-    } else {
+  walk_packed_words<rows_block_here<Tuning>, packed_words_here<Tuning>>(
+      reinterpret_cast<const uint4*>(in), words, [&](std::size_t w, bool valid, const uint4& word) {
+        Item items[per_word];
+        memcpy(items, &word, 16);
+        T results[rows_per_word];
 #pragma unroll
-      for (int k = 0; k < words_per_thread; ++k) {
-        const std::size_t w = base + k * std::size_t{threads} + r;
-        if (w < words) {
-          fold_word(w, load16(src + w));
+        for (std::size_t j = 0; j < rows_per_word; ++j) {
+          accumulator<T, Op> acc;
+#pragma unroll
+          for (std::size_t c = 0; c < Cols; ++c) {
+            acc.add(static_cast<T>(items[j * Cols + c]), op);
+          }
+          results[j] = op(init, acc.value);
         }
-      }
-    }
-  }
+        if (valid) {
+          store_word_results(out + w * rows_per_word, results);
+        }
+      });
+  const auto r = static_cast<std::size_t>(threadIdx.x);
   if (blockIdx.x == 0 && r < rows - words * rows_per_word) {
     const std::size_t row = words * rows_per_word + r;
     accumulator<T, Op> acc;
@@ -295,58 +304,35 @@ template <class Tuning, int Lanes, class T, class Op, class Item>
 __global__ void __launch_bounds__(rows_block_here<Tuning>)
     reduce_lane_rows_kernel(const Item* __restrict__ in, T* __restrict__ out, std::size_t rows,
                             T init, Op op) {
-  constexpr int threads = rows_block_here<Tuning>;
-  constexpr int words_per_thread = packed_words_here<Tuning>;
   constexpr std::size_t per_word = reduce_items_per_word<Item>;
   static_assert(reduce_vectorizable<Item> && Lanes >= 2 && Lanes <= 32 && 32 % Lanes == 0,
                 "lane rows: items that pack into 16-byte words, 2 to 32 words a row");
-  static_assert(words_per_thread >= 1 && words_per_thread <= 16,
-                "reduce_rows_policy::packed_words from 1 to 16");
   wait_for_prior_grids();
-  const auto r = static_cast<std::size_t>(threadIdx.x);
   const auto sub = static_cast<unsigned int>(threadIdx.x % Lanes);
-  // Word w (valid or not: every lane takes part in the shuffles) folded, its row's total formed
-  // and stored by the row's first lane.
-  const auto fold_word = [&](std::size_t w, bool valid, const uint4& word) {
-    Item items[per_word];
-    memcpy(items, &word, 16);
-    accumulator<T, Op> acc;
+  // A row's Lanes words are all valid or all past the end (the words are rows x Lanes), and sit
+  // in Lanes lanes from a multiple of Lanes (tiles and blocks are whole warps).
+  walk_packed_words<rows_block_here<Tuning>, packed_words_here<Tuning>>(
+      reinterpret_cast<const uint4*>(in), rows * Lanes,
+      [&](std::size_t w, bool valid, const uint4& word) {
+        Item items[per_word];
+        memcpy(items, &word, 16);
+        accumulator<T, Op> acc;
 #pragma unroll
-    for (std::size_t j = 0; j < per_word; ++j) {
-      acc.add(static_cast<T>(items[j]), op);
-    }
-    T value = acc.value;
+        for (std::size_t j = 0; j < per_word; ++j) {
+          acc.add(static_cast<T>(items[j]), op);
+        }
+        T value = acc.value;
 #pragma unroll
-    for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) {
-      const T other = shuffle_down(value, offset);
-      if (sub < offset) {
-        value = op(value, other);
-      }
-    }
-    if (valid && sub == 0) {
-      out[w / Lanes] = op(init, value);
-    }
-  };
-  const std::size_t words = rows * Lanes;
-  const auto* src = reinterpret_cast<const uint4*>(in);
-  constexpr std::size_t tile_words = std::size_t{threads} * words_per_thread;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * tile_words;
-  for (std::size_t base = blockIdx.x * tile_words; base < words; base += stride) {
-    if (base + tile_words <= words) {
-      load_then_consume<words_per_thread>(
-          [&](int k) { return load16(src + base + k * std::size_t{threads} + r); },
-          [&](int k, const uint4& word) {
-            fold_word(base + k * std::size_t{threads} + r, true, word);
-          });
-    } else {
-#pragma unroll
-      for (int k = 0; k < words_per_thread; ++k) {
-        const std::size_t w = base + k * std::size_t{threads} + r;
-        // A row's Lanes words are all below `words` or all past it (words is a multiple of Lanes).
-        fold_word(w, w < words, w < words ? load16(src + w) : uint4{});
-      }
-    }
-  }
+        for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) {
+          const T other = shuffle_down(value, offset);
+          if (sub < offset) {
+            value = op(value, other);
+          }
+        }
+        if (valid && sub == 0) {
+          out[w / Lanes] = op(init, value);
+        }
+      });
 }
 
 // Lanes a row for row groups: the largest power of two up to 32 that leaves each lane at least
