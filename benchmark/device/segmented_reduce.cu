@@ -178,9 +178,9 @@ using rows_without_tiles = rows_variant<0>;
 // Tiles of Threads x Words.
 template <int Threads, int Words>
 using rows_tile_tuning = rows_variant<keep, keep, keep, 0, Threads, Words>;
-// Packed rows on up to 128 floats (rows of 1, 2 and 4 floats several to a 16-byte word; of 8 to
-// 128 floats, 2 to 32 words, a lane a word; not measured yet).
-using rows_packed = rows_variant<keep, keep, keep, 0, 0, 0, 128>;
+// Without packed rows (the default before 2026-11-27: rows of 1 to 8 floats a thread each, loaded
+// one by one; of 9 to 128 floats in groups of lanes).
+using rows_unpacked = rows_variant<keep, keep, keep, 0, 0, 0, 0>;
 
 // 2^28 floats as rows of `length` with `pitched_pad` floats of padding after each.
 constexpr std::size_t pitched_pad = 32;
@@ -332,8 +332,8 @@ void register_segmented_reduce(const options& opt) {
       gpuprims_rows_bench<0, rows_without_groups>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_groups_from_4", role::variant,
       gpuprims_rows_bench<0, rows_groups_from_4>, fixed, {"length"});
-  add(opt, "batched_float", "gpuprims::reduce_batched_packed", role::variant,
-      gpuprims_rows_bench<0, rows_packed>, fixed, {"length"});
+  add(opt, "batched_float", "gpuprims::reduce_batched_unpacked", role::variant,
+      gpuprims_rows_bench<0, rows_unpacked>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words1", role::variant,
       gpuprims_rows_bench<0, rows_group_words<1>>, fixed, {"length"});
   add(opt, "batched_float", "gpuprims::reduce_batched_group_words2", role::variant,

@@ -30,23 +30,12 @@ extern "C" __global__ void warp_max_double(const double* in, double* out) {
   }
 }
 
-// The library's rows policy with packed rows on (off in the library's: their kernels are built
-// only for a tuning that can take them).
-struct packed_rows_on {
-  __host__ __device__ static constexpr gpuprims::reduce_rows_policy select(int arch) {
-    gpuprims::reduce_rows_policy p = gpuprims::reduce_rows_tuning::select(arch);
-    p.packed_max_cols = 128;
-    return p;
-  }
-};
-
 // The kernels behind gpuprims::reduce and the ladder's driver, instantiated by calling them.
 void launchers(const float* f, float* g, const signed char* b, long long* l, const int* i, int* j) {
   (void)gpuprims::reduce(f, g, 0, 0.0f, gpuprims::plus<float>{});
   (void)gpuprims::reduce(b, l, 0, 0ll, gpuprims::plus<long long>{});
   (void)gpuprims::segmented_reduce(f, i, g, 0, 0.0f, gpuprims::plus<float>{});
   (void)gpuprims::reduce_rows(f, g, 0, 0, 0, 0.0f, gpuprims::plus<float>{});
-  (void)gpuprims::reduce_rows<packed_rows_on>(f, g, 0, 0, 0, 0.0f, gpuprims::plus<float>{});
   using gpuprims::ladder::reduce_rung;
   (void)gpuprims::ladder::reduce<reduce_rung::reduce0_interleaved_modulo>(i, j, 1, nullptr, 0);
   (void)gpuprims::ladder::reduce<reduce_rung::reduce1_interleaved_strided>(i, j, 1, nullptr, 0);
@@ -67,14 +56,14 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // sass: reduce_row_groups_kernel<gpuprims::reduce_rows_tuning, float, .*float> has LDG\.E\.128
 // Packed short rows (reduce_rows_policy::packed_max_cols) load 16-byte words and store each word's
 // results together: 16 bytes for rows of one float, 8 for two, 4 for four.
-// sass: reduce_packed_rows_kernel<packed_rows_on, .*float> has LDG\.E\.128
-// sass: reduce_packed_rows_kernel<packed_rows_on, 1[^,]*, float, .*float> has STG\.E\.128
-// sass: reduce_packed_rows_kernel<packed_rows_on, 2[^,]*, float, .*float> has STG\.E\.64
-// sass: reduce_packed_rows_kernel<packed_rows_on, .*float> lacks (LDL|STL)
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, .*float> has LDG\.E\.128
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, 1[^,]*, float, .*float> has STG\.E\.128
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, 2[^,]*, float, .*float> has STG\.E\.64
+// sass: reduce_packed_rows_kernel<gpuprims::reduce_rows_tuning, .*float> lacks (LDL|STL)
 // Rows of 2 to 32 words: a lane a word, the row's lanes combined by shuffles.
-// sass: reduce_lane_rows_kernel<packed_rows_on, .*float> has LDG\.E\.128
-// sass: reduce_lane_rows_kernel<packed_rows_on, .*float> has SHFL\.DOWN
-// sass: reduce_lane_rows_kernel<packed_rows_on, .*float> lacks (LDL|STL)
+// sass: reduce_lane_rows_kernel<gpuprims::reduce_rows_tuning, .*float> has LDG\.E\.128
+// sass: reduce_lane_rows_kernel<gpuprims::reduce_rows_tuning, .*float> has SHFL\.DOWN
+// sass: reduce_lane_rows_kernel<gpuprims::reduce_rows_tuning, .*float> lacks (LDL|STL)
 
 // segmented_reduce reads its items in 16-byte words, keeps everything in registers (no local
 // memory), and counts nothing either.

@@ -1,5 +1,6 @@
-// gpuprims::reduce_rows: row lengths around each strategy's switch (a thread, a warp, a block per
-// row, groups of lanes with 16-byte loads; long rows cut into tiles, or the walk), 1 x n and n x 1,
+// gpuprims::reduce_rows: row lengths around each strategy's switch (packed rows read as 16-byte
+// words, a thread, a warp, a block per row, groups of lanes with 16-byte loads; long rows cut into
+// tiles, or the walk), 1 x n and n x 1,
 // pitched rows, rows starting off a 16-byte boundary, ints exact, integer-valued floats exact,
 // doubles within a bound, a matrix of more than 2^31 int8 into int64, the same bits on a second
 // call, poisoned outputs, and the argument checks.
@@ -70,18 +71,19 @@ void check_rows(const std::string& name, std::size_t rows, std::size_t cols, std
   CHECK(wrong == 0);
 }
 
-// The library's rows policy with packed rows on (reduce_rows_policy::packed_max_cols).
-struct packed_rows_tuning {
+// The library's rows policy with packed rows off (reduce_rows_policy::packed_max_cols 0): the
+// paths packed rows replaced.
+struct unpacked_rows_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_rows_policy select(int arch) {
     gpuprims::reduce_rows_policy p = gpuprims::reduce_rows_tuning::select(arch);
-    p.packed_max_cols = 512;
+    p.packed_max_cols = 0;
     return p;
   }
 };
 
 // Packed rows (in starting `first` items into its buffer, out `out_first` results into its) under
-// packed_rows_tuning, called twice: the CPU's reduction, nothing written past the results, and
-// the same bits on the second call, which is the library's policy where packed rows keep its
+// the library's policy, called twice: the CPU's reduction, nothing written past the results, and
+// the same bits on the second call, which takes the unpacked paths where packed rows keep their
 // bits (rows of at most one word: a thread or a lane a row, columns in order) and packed rows
 // again where they do not (a lane a word).
 template <class Item, class T, class Op, class Gen>
@@ -100,9 +102,9 @@ void check_packed_rows(const std::string& name, std::size_t rows, std::size_t co
   const auto* x = reinterpret_cast<const Item*>(in.data()) + first;
   auto* r = reinterpret_cast<T*>(out.data()) + out_first;
   using rows_fn = cudaError_t (*)(const Item*, T*, std::size_t, std::size_t, std::size_t, T, Op);
-  const rows_fn packed = &run_rows<packed_rows_tuning, Item, T, Op>;
-  const rows_fn library = &run_rows<gpuprims::reduce_rows_tuning, Item, T, Op>;
-  const rows_fn second = cols * sizeof(Item) <= 16 ? library : packed;
+  const rows_fn packed = &run_rows<gpuprims::reduce_rows_tuning, Item, T, Op>;
+  const rows_fn unpacked = &run_rows<unpacked_rows_tuning, Item, T, Op>;
+  const rows_fn second = cols * sizeof(Item) <= 16 ? unpacked : packed;
   // The second call first: a packed store past the results would overwrite its results.
   GPUPRIMS_CHECK_CUDA(second(x, r + rows, rows, cols, cols, init, op));
   GPUPRIMS_CHECK_CUDA(packed(x, r, rows, cols, cols, init, op));

@@ -92,21 +92,21 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op,
 
 /// out[r] = op(init, in[r * in_pitch] op ... op in[r * in_pitch + cols - 1]) for each of `rows`
 /// rows (pitch in items, at least cols), one result per row; init for cols == 0. Items convert to
-/// T; Op takes and returns T and must be associative and commutative. Up to 8 items a thread per
-/// row (or, with reduce_rows_policy::packed_max_cols, off in the library's policy, packed rows
-/// read as 16-byte words: several rows a word with the same bits, or rows of 2 to 32 words a lane
-/// a word). Longer rows that all start at
-/// the same offset from a 16-byte boundary (in_pitch a whole number of 16-byte words) of items that
+/// T; Op takes and returns T and must be associative and commutative. Packed rows (in_pitch ==
+/// cols, in on a 16-byte boundary, items that pack into 16-byte words) are read as 16-byte words
+/// in contiguous tiles (reduce_rows_policy::packed_max_cols): several rows a word (rows that divide
+/// a word, with a thread a row's bits) or a lane a word (rows of 2 to 32 words, a shuffle tree over
+/// the row's lanes). Otherwise up to 8 items a thread per row. Longer rows that all start at the
+/// same offset from a 16-byte boundary (in_pitch a whole number of 16-byte words) of items that
 /// pack into 16-byte words load 16-byte words: a group of lanes per row up to 4095 items; from 4096
 /// items those rows (and rows of items that do not pack) are cut into tiles as gpuprims::reduce
 /// cuts an input (a block a tile, a second launch folding each row's partials). Other rows: a warp
 /// or a block per row by cols, long unpadded ones gpuprims::segmented_reduce's walk
 /// (reduce_rows_tuning; docs/reduce.md). Tiles and the walk use the stream's cached workspace. Each
 /// row's order depends on cols, in_pitch and the input's alignment (the walk's also on rows), so
-/// the bits repeat on every GPU. rows
-/// == 0 launches nothing. A null `out`, a null `in` with work, a pitch shorter than cols, a span
-/// that overflows, or an output overlapping the input return cudaErrorInvalidValue and launch
-/// nothing.
+/// the bits repeat on every GPU. rows == 0 launches nothing. A null `out`, a null `in` with work, a
+/// pitch shorter than cols, a span that overflows, or an output overlapping the input return
+/// cudaErrorInvalidValue and launch nothing.
 ///
 ///   cudaError_t e = gpuprims::reduce_rows(d_in, d_sums, rows, cols, cols, 0.0f,
 ///                                         gpuprims::plus<float>{}, stream);

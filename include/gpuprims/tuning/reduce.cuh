@@ -104,7 +104,7 @@ struct reduce_rows_policy {
   ///  - rows of 2 to 32 words (a power of two): a lane a word, its items in order, then a shuffle
   ///    tree over the row's lanes (an order of its own, a function of cols).
   /// 0: never (and where a selector returns 0 for every architecture, its launchers do not even
-  /// build the packed kernels).
+  /// build the packed kernels). The library's policy: 512 (every row that packs).
   std::size_t packed_max_cols = 0;
   int packed_words = 4;
 };
@@ -138,6 +138,13 @@ struct reduce_rows_tuning {
     // / 353.0 / 348.0 / 352.0 / 359.2.
     p.groups_min_cols = 9;
     p.groups_max_cols = 4095;
+    // Packed rows first, wherever they apply (rows of up to 32 words; the kernels' loads depend
+    // on words, not items). batched_float, 2^28 floats, two runs of one binary on the H100
+    // (2026-11-27, medians), us at 1 / 2 / 4 / 8 / 16 / 32 / 64 / 128 columns: packed 722-728 /
+    // 535-538 / 438-440 / 397-398 / 380 / 370-371 / 364-365 / 359-360, against the paths above
+    // 919-920 / 583-587 / 440-441 / 404-405 / 378-379 / 408-409 / 367-369 / 358-360 (the copy
+    // 718-724).
+    p.packed_max_cols = 512;
     return p;
   }
 };
