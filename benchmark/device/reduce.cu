@@ -4,7 +4,7 @@
 // written: the bandwidth a pass can reach). Bytes counted for the reductions: the input, read once.
 // The default with a launch for every pass (no pass finished by its last block) beside it. With
 // --full: more sizes, the max family, the same passes launched without programmatic dependent
-// launch or without the early start of the next pass, and other tile shapes above 8 MiB.
+// launch or without the early start of the next pass, and other tile shapes below and above 8 MiB.
 #include <gpuprims/device/reduce.cuh>
 
 #include "../reduce_families.cuh"
@@ -40,6 +40,16 @@ struct separate_final_pass_tuning {
   __host__ __device__ static constexpr reduce_policy select(int arch) {
     reduce_policy p = reduce_tuning::select(arch);
     p.last_block_finishes_max_tiles = 0;
+    return p;
+  }
+};
+
+// The default's policy with another tile shape up to 8 MiB (other bits: the shape fixes the order).
+template <int Threads, int Words>
+struct small_shape_tuning {
+  __host__ __device__ static constexpr reduce_policy select(int arch) {
+    reduce_policy p = reduce_tuning::select(arch);
+    p.small = {Threads, Words};
     return p;
   }
 };
@@ -99,6 +109,17 @@ void register_reduce(const options& opt) {
         reduce_default_bench<float, large_shape_tuning<1024, 4>>, large, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_large_512x2", role::variant,
         reduce_default_bench<float, large_shape_tuning<512, 2>>, large, {"n"});
+    const arg_list small = each({std::int64_t{1} << 16, std::int64_t{1} << 20});
+    add(opt, "reduce_float", "gpuprims::reduce_small_256x4", role::variant,
+        reduce_default_bench<float, small_shape_tuning<256, 4>>, small, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_small_128x8", role::variant,
+        reduce_default_bench<float, small_shape_tuning<128, 8>>, small, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_small_512x2", role::variant,
+        reduce_default_bench<float, small_shape_tuning<512, 2>>, small, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_small_512x4", role::variant,
+        reduce_default_bench<float, small_shape_tuning<512, 4>>, small, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_small_128x4", role::variant,
+        reduce_default_bench<float, small_shape_tuning<128, 4>>, small, {"n"});
     add(opt, "reduce_float_max", "cub::DeviceReduce::Max", role::baseline,
         cub_reduce_bench<float, cub_reduce::max>, sizes, {"n"});
     add(opt, "reduce_float_max", "gpuprims::reduce", role::default_,
