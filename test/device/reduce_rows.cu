@@ -1,9 +1,8 @@
 // gpuprims::reduce_rows: row lengths around each strategy's switch (packed rows read as 16-byte
 // words, a thread, a warp, a block per row, groups of lanes with 16-byte loads; long rows cut into
-// tiles, or the walk), 1 x n and n x 1,
-// pitched rows, rows starting off a 16-byte boundary, ints exact, integer-valued floats exact,
-// doubles within a bound, a matrix of more than 2^31 int8 into int64, the same bits on a second
-// call, poisoned outputs, and the argument checks.
+// tiles, or the walk), 1 x n and n x 1, pitched rows, rows starting off a 16-byte boundary, ints
+// exact, integer-valued floats exact, doubles within a bound, a matrix of more than 2^31 int8 into
+// int64, the same bits on a second call, poisoned outputs, and the argument checks.
 #include <gpuprims/device/reduce.cuh>
 
 #include "support/test_support.cuh"
