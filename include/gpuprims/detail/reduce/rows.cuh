@@ -196,19 +196,27 @@ __global__ void __launch_bounds__(rows_block_here<Tuning>)
 template <class Tuning>
 inline constexpr int packed_words_here = Tuning::select(GPUPRIMS_TARGET_ARCH).packed_words;
 
-// Stores the `Count` results of one packed word at `dst`, aligned to their bytes (or to 16): as
-// 16-byte words or one narrower word where the bytes allow, else one by one.
+// The alignment store_word_results needs for one packed word's results of `bytes` bytes: 16 for
+// whole 16-byte words, the bytes themselves for one word of 1, 2, 4 or 8 bytes, else 1 (one by
+// one). The launcher checks the output against it.
+__host__ __device__ constexpr std::size_t word_results_alignment(std::size_t bytes) {
+  return bytes % 16 == 0 ? 16 : (bytes == 8 || bytes == 4 || bytes == 2 || bytes == 1) ? bytes : 1;
+}
+
+// Stores the `Count` results of one packed word at `dst`, aligned to word_results_alignment of
+// their bytes: as 16-byte words or one narrower word where the bytes allow, else one by one.
 template <std::size_t Count, class T>
 __device__ __forceinline__ void store_word_results(T* dst, const T (&results)[Count]) {
   constexpr std::size_t bytes = Count * sizeof(T);
-  if constexpr (bytes % 16 == 0) {
+  constexpr std::size_t align = word_results_alignment(bytes);
+  if constexpr (align == 16) {
 #pragma unroll
     for (std::size_t q = 0; q < bytes / 16; ++q) {
       uint4 v;
       memcpy(&v, reinterpret_cast<const char*>(results) + q * 16, 16);
       store16(reinterpret_cast<char*>(dst) + q * 16, v);
     }
-  } else if constexpr (bytes == 8 || bytes == 4 || bytes == 2 || bytes == 1) {
+  } else if constexpr (align == bytes) {
     typename vector_word<bytes>::type v;
     memcpy(&v, results, bytes);
     *reinterpret_cast<typename vector_word<bytes>::type*>(dst) = v;
@@ -395,11 +403,7 @@ bool rows_pack(const reduce_rows_policy& p, const Item* in, const T* out, std::s
   if (per_word % cols != 0) {
     return false;
   }
-  // store_word_results's stores: 16-byte words, one word of 1 to 8 bytes, or item by item.
-  const std::size_t bytes = per_word / cols * sizeof(T);
-  const std::size_t align = bytes % 16 == 0                                          ? 16
-                            : (bytes == 8 || bytes == 4 || bytes == 2 || bytes == 1) ? bytes
-                                                                                     : 1;
+  const std::size_t align = word_results_alignment(per_word / cols * sizeof(T));
   return reinterpret_cast<std::uintptr_t>(out) % align == 0;
 }
 
