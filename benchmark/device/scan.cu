@@ -16,10 +16,10 @@
 namespace gpuprims::bench {
 namespace {
 
-template <int Threads, int Items, int MinBlocks = 1, bool Staged = false>
+template <int Threads, int Items, int MinBlocks = 1, bool Staged = false, int BeforeRegisters = 0>
 struct scan_shape_tuning {
   __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
-    return {Threads, Items, MinBlocks, true, 0, 0, Staged};
+    return {Threads, Items, MinBlocks, true, 0, 0, Staged, 0, false, BeforeRegisters};
   }
 };
 
@@ -121,6 +121,19 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, scan_shape_tuning<256, 16, 8, true>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_staged_256x32_min6", role::variant,
         scan_default_bench<T, scan_shape_tuning<256, 32, 6, true>>, sizes, {"n"});
+    // Staged tiles whose first words keep `before` in registers (the rest in shared memory).
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x20_min8", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 20, 8, true>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x20_min8_before2", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 20, 8, true, 2>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x20_min8_before5", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 20, 8, true, 5>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x24_min8_before3", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 24, 8, true, 3>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x24_min8_before4", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 24, 8, true, 4>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_staged_256x24_min8_before6", role::variant,
+        scan_default_bench<T, scan_shape_tuning<256, 24, 8, true, 6>>, sizes, {"n"});
   }
 }
 

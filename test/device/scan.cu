@@ -40,6 +40,15 @@ struct one_warp_tuning_of {
   }
 };
 
+// One warp a block, 16 items a thread, staged, the first 2 of a lane's 4 words (floats) keeping
+// `before` in registers and the other 2 in shared memory, as the default's large tiles split their
+// 6 words 3 and 3 (whose kernels run only past 2^21 items).
+struct split_before_tuning {
+  __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
+    return {32, 16, 1, false, 0, 0, true, 0, false, 2};
+  }
+};
+
 // The library's policy with the other kind of tile (staged <-> registers, for both shapes): other
 // code, the same order.
 struct other_tile_tuning {
@@ -367,6 +376,11 @@ TEMPLATE_TEST_CASE("scans with one-warp tiles cross many chunks and the look-bac
     check_scan<TestType, float>("float plus", n, 0.5f, gpuprims::plus<float>{}, real_float);
     check_scan<TestType, double>("double plus", n, 0.0, gpuprims::plus<double>{}, real_float);
   }
+}
+
+TEST_CASE("staged tiles with `before` split between registers and shared memory", "[scan][gpu]") {
+  STATIC_REQUIRE(gpuprims::scan_tuning::select(90).staged_before_registers > 0);
+  check_every_type<split_before_tuning>();
 }
 
 TEST_CASE("scans of 2^24 + 3 floats match the order's emulation", "[scan][gpu][slow]") {

@@ -37,25 +37,33 @@ struct scan_policy {
   /// `staged` for the small-input shape (a short scan has few tiles in flight: what staging saves
   /// in registers buys nothing there, and its second pass over shared memory costs).
   bool small_staged = false;
+  /// How many of a staged tile's words per lane (large shape) keep their `before` (the fold of
+  /// everything before the word in its warp) in registers while the tile waits; the others keep
+  /// it in shared memory. More in registers: less shared memory a tile, but more registers.
+  int staged_before_registers = 0;
 };
 
 /// The library's scan policy for code built for `arch`: one tile shape for every architecture (so
 /// every GPU gives the same bits); the tiles wait in shared memory where eight fit in an SM's.
 struct scan_tuning {
   __host__ __device__ static constexpr scan_policy select(int arch) {
-    // 256 threads x 20 items (5120 floats: 20 KiB, and 5 KiB of `before` when staged), up to 2^21
-    // items 256 x 8. Staged at 8 blocks an SM (32 registers; the item-by-item kernels 6 blocks,
-    // 40 registers: at 32 ptxas spills in some). One run on the H100 (docs/scan.md), us at 2^28
-    // floats: this 999-1000; staged 256 x 24 at 7 blocks 1007-1008, 256 x 16 at 8 1063-1067; the
-    // tile in registers (256 x 24, 4 blocks, the default before) 1192-1193; CUB 884-886, a copy
-    // 718-719. The small shape keeps its tiles in registers: staged it was 3-7% slower at
+    // 256 threads x 24 items (6144 floats: 24 KiB), up to 2^21 items 256 x 8. Staged at 8 blocks
+    // an SM (32 registers; the item-by-item kernels 6 blocks, 40 registers: at 32 ptxas spills in
+    // some), the first 3 of a lane's 6 words keeping `before` in registers and the other 3 in
+    // shared memory (3 KiB), so that eight tiles fit in an SM. One run on the H100 (docs/scan.md),
+    // us at 2^28 floats: this 953-960; 256 x 20 with `before` in shared memory (the default
+    // before) 1001, with 2 or 5 words in registers 993-997; 256 x 24 with 4 or 6 words in
+    // registers 951-956 (ptxas spills with 6 in exclusive float, with 4 in uint max); CUB 878-880,
+    // a copy 718-719. The small shape keeps its tiles in registers: staged it was 3-7% slower at
     // 2^16-2^20 (5.23 / 8.07-8.24 us against 4.88-4.92 / 7.79-7.81 in registers). GPUs with less
     // shared memory keep every tile in registers (not measured there).
-    constexpr int tile_bytes = 256 * 20 * 5 + 1024;  // items, `before`, the reserved 1 KiB
+    // Items, `before` of 3 words, the block's other shared memory (under 512 bytes), the reserved
+    // 1 KiB.
+    constexpr int tile_bytes = 256 * 24 * 4 + 256 * 3 * 4 + 512 + 1024;
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 8 * tile_bytes) {
-      return {256, 20, 8, true, 8, std::size_t{1} << 21, true, 6};
+      return {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3};
     }
-    return {256, 20, 1, true, 8, std::size_t{1} << 21};
+    return {256, 24, 1, true, 8, std::size_t{1} << 21};
   }
 };
 

@@ -48,6 +48,7 @@ struct scan_shape {
   int min_blocks;       // the policy's, for items and results of 4 bytes or fewer; 1 for wider ones
   int item_min_blocks;  // the same for the kernels that load item by item
   bool staged;          // the tile waits in shared memory (scan_policy::staged, small_staged)
+  int before_registers;  // staged: a lane's words whose `before` waits in registers
   __host__ __device__ constexpr std::size_t tile_items() const {
     return static_cast<std::size_t>(threads) * words * scan_items_per_word<Item>;
   }
@@ -69,9 +70,12 @@ __host__ __device__ constexpr scan_shape<Item> scan_shape_of(const scan_policy& 
   const int items = widest > 4 ? per_thread * 4 / widest : per_thread;
   const int item_min_blocks =
       p.item_min_blocks_per_sm > 0 ? p.item_min_blocks_per_sm : p.min_blocks_per_sm;
-  return {p.block_threads, items / per_word > 0 ? items / per_word : 1,
-          widest > 4 ? 1 : p.min_blocks_per_sm, widest > 4 ? 1 : item_min_blocks,
-          small ? p.small_staged : p.staged};
+  return {p.block_threads,
+          items / per_word > 0 ? items / per_word : 1,
+          widest > 4 ? 1 : p.min_blocks_per_sm,
+          widest > 4 ? 1 : item_min_blocks,
+          small ? p.small_staged : p.staged,
+          small ? 0 : p.staged_before_registers};
 }
 
 // The shape n items take: the order of a scan of n items follows from it.
@@ -93,23 +97,25 @@ inline constexpr int scan_min_blocks_here =
                           scan_shape_here<Tuning, Item, T, Small>.threads, GPUPRIMS_TARGET_ARCH);
 
 // A staged tile in shared memory: its items in their global layout (tile item i in word
-// i / PerWord; words are 16 bytes, uint4, where items pack into them, else one item), and per word
-// the fold of everything before it in its warp (`before`, T), so that no register holds either
-// while the tile waits for its prefix.
+// i / PerWord; words are 16 bytes, uint4, where items pack into them, else one item), and for
+// BeforeWords of its Words words the fold of everything before the word in its warp (`before`, T;
+// the other words keep theirs in registers), so that few registers wait for the tile's prefix.
 template <class Item, int PerWord>
 using scan_word = std::conditional_t<(PerWord > 1), uint4, Item>;
 
-template <class Item, class T, int PerWord, std::size_t Words>
+template <class Item, class T, int PerWord, std::size_t Words, std::size_t BeforeWords = Words>
 struct scan_stage {
   using word = scan_word<Item, PerWord>;
   static_assert(sizeof(word) == PerWord * sizeof(Item), "a word holds PerWord items");
   alignas(16) unsigned char raw[Words * sizeof(word)];
-  alignas(alignof(T) > 16 ? alignof(T) : 16) unsigned char raw_before[Words * sizeof(T)];
+  alignas(alignof(T) > 16
+              ? alignof(T)
+              : 16) unsigned char raw_before[(BeforeWords > 0 ? BeforeWords : 1) * sizeof(T)];
   __device__ word* words() { return reinterpret_cast<word*>(raw); }
   __device__ T* before() { return reinterpret_cast<T*>(raw_before); }
 };
 template <class Item, class T, int PerWord>
-struct scan_stage<Item, T, PerWord, 0> {  // register tiles stage nothing
+struct scan_stage<Item, T, PerWord, 0, 0> {  // register tiles stage nothing
   using word = scan_word<Item, PerWord>;
 };
 
@@ -238,7 +244,12 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   constexpr std::size_t warp_items = std::size_t{32} * words * per_word;
   constexpr bool staged = shape.staged;
   static_assert(threads % 32 == 0 && threads <= 1024, "scan_policy: block_threads");
-  using stage_t = scan_stage<Item, T, per_word, staged ? std::size_t{threads} * words : 0>;
+  // A staged tile keeps the `before` of its first reg_before words in registers, the rest in
+  // shared memory.
+  constexpr int reg_before =
+      staged ? (shape.before_registers < words ? shape.before_registers : words) : 0;
+  using stage_t = scan_stage<Item, T, per_word, staged ? std::size_t{threads} * words : 0,
+                             staged ? std::size_t{threads} * (words - reg_before) : 0>;
   struct shared_t {
     stage_t stage;
     T warp_totals[warps];
@@ -278,14 +289,19 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   maybe<T> carry{init, false};
   [[maybe_unused]] typename stage_t::word* staged_words = nullptr;
   [[maybe_unused]] T* staged_before = nullptr;
+  [[maybe_unused]] T before_reg[reg_before > 0 ? reg_before : 1];
   if constexpr (staged) {
     staged_words = s.stage.words() + std::size_t{32} * words * warp;
-    staged_before = s.stage.before() + std::size_t{32} * words * warp;
+    staged_before = s.stage.before() + std::size_t{32} * (words - reg_before) * warp;
     stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, staged_words);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       read_staged_word<per_word, Item>(staged_words[j * 32 + lane], y[0]);
-      staged_before[j * 32 + lane] = round(y[0], carry).value;
+      if (j < reg_before) {
+        before_reg[j] = round(y[0], carry).value;
+      } else {
+        staged_before[(j - reg_before) * 32 + lane] = round(y[0], carry).value;
+      }
     }
   } else {
     load_warp_words<Vector>(in, warp_base, n, full, lane, y);
@@ -333,7 +349,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
       for (int k = 1; k < per_word; ++k) {
         w[k] = op(w[k - 1], w[k]);
       }
-      before_word = {staged_before[j * 32 + lane], j > 0 || lane > 0};
+      before_word = {j < reg_before ? before_reg[j] : staged_before[(j - reg_before) * 32 + lane],
+                     j > 0 || lane > 0};
     } else {
 #pragma unroll
       for (int k = 0; k < per_word; ++k) {
