@@ -74,6 +74,14 @@ struct one_warp_staged_tuning {
   }
 };
 
+// Staged tiles of 40 items a lane at 5 blocks an SM: a lane's flags take two words, which wait in
+// shared memory (a candidate default: docs/select.md).
+struct wide_staged_tuning {
+  __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
+    return {256, 40, 5, true, 8, std::size_t{1} << 21, true, 5};
+  }
+};
+
 template <class Tuning, class Item>
 std::size_t tile_of(std::size_t n) {
   return gpuprims::detail::scan_shape_for<Item, Item>(Tuning::select(90), n).tile_items();
@@ -253,6 +261,11 @@ TEST_CASE("select_if and partition with the other tile kind (staged or in regist
 
 TEST_CASE("select_if and partition with one-warp staged tiles cross many chunks", "[select][gpu]") {
   check_every_type<one_warp_staged_tuning>();
+}
+
+TEST_CASE("select_if and partition with staged tiles whose flags wait in shared memory",
+          "[select][gpu]") {
+  check_every_type<wide_staged_tuning>();
 }
 
 TEST_CASE("select_if on two streams at once", "[select][gpu]") {

@@ -51,6 +51,9 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   constexpr bool staged = shape.staged;
   static_assert(threads % 32 == 0 && threads <= 1024, "scan_policy: block_threads");
   static_assert(per_word <= 16, "16-byte words");
+  constexpr int flag_words = (words * per_word + 31) / 32;
+  // A staged tile's flags wait in shared memory where they take more than one register.
+  constexpr bool flags_shared = staged && flag_words > 1;
   struct shared_t {
     // Staged: the tile's words as loaded. Otherwise the compacted tile: kept first, then the
     // others.
@@ -59,6 +62,7 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
     unsigned int warp_counts[warps];
     typename lookback<Offset, plus<Offset>>::storage look;
     Offset prefix;
+    unsigned int flags[flags_shared ? flag_words * threads : 1];  // the lanes' flag words
   };
   __shared__ shared_t s;
   wait_for_prior_grids();
@@ -71,11 +75,14 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   const bool full = warp_base + warp_items <= n;
 
   // A lane's flags, packed so that little is held while the tile waits (item k of its word j: bit
-  // j * per_word + k); the kept items before each round of a warp go to shared memory. Ranks
-  // within a round come from one ballot a position in the word, when the items move.
-  unsigned int flag_bits[(words * per_word + 31) / 32] = {};
+  // j * per_word + k; in shared memory while a staged tile waits, where they take more than one
+  // word); the kept items before each round of a warp go to shared memory. Ranks within a round
+  // come from one ballot a position in the word, when the items move.
+  unsigned int flag_bits[flag_words] = {};
   const auto flags_of = [&](int j) {
-    return flag_bits[j * per_word / 32] >> (j * per_word % 32) & ((1u << per_word) - 1);
+    const unsigned int bits = flags_shared ? s.flags[j * per_word / 32 * threads + threadIdx.x]
+                                           : flag_bits[j * per_word / 32];
+    return bits >> (j * per_word % 32) & ((1u << per_word) - 1);
   };
   // The round's kept items in the lanes before this one, and in the whole round.
   const auto round_ranks = [&](unsigned int f, unsigned int& before, unsigned int& total) {
@@ -147,6 +154,12 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   for (int r = 0; r < (words + 31) / 32; ++r) {
     if (r * 32 + lane < words) {
       s.round_first[warp][r * 32 + lane] = round_first[r];
+    }
+  }
+  if constexpr (flags_shared) {
+#pragma unroll
+    for (int r = 0; r < flag_words; ++r) {
+      s.flags[r * threads + threadIdx.x] = flag_bits[r];
     }
   }
   if (lane == 0) {
