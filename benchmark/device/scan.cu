@@ -121,7 +121,9 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, scan_shape_tuning<256, 16, 8, true>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_staged_256x32_min6", role::variant,
         scan_default_bench<T, scan_shape_tuning<256, 32, 6, true>>, sizes, {"n"});
-    // Staged tiles whose first words keep `before` in registers (the rest in shared memory).
+    // Staged tiles at 8 blocks an SM: 256 x 20 with every `before` in shared memory (the default
+    // before 2026-11-27), and with the first words' `before` in registers (the rest in shared
+    // memory).
     add(opt, family, "gpuprims::inclusive_scan_staged_256x20_min8", role::variant,
         scan_default_bench<T, scan_shape_tuning<256, 20, 8, true>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_staged_256x20_min8_before2", role::variant,

@@ -75,7 +75,7 @@ struct one_warp_staged_tuning {
 };
 
 // Staged tiles of 40 items a lane at 5 blocks an SM: a lane's flags take two words, which wait in
-// shared memory (a candidate default: docs/select.md).
+// shared memory (a candidate default: notes/scan.md, twenty-fifth session).
 struct wide_staged_tuning {
   __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
     return {256, 40, 5, true, 8, std::size_t{1} << 21, true, 5};
