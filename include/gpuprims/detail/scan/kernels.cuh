@@ -103,7 +103,7 @@ inline constexpr int scan_min_blocks_here =
 template <class Item, int PerWord>
 using scan_word = std::conditional_t<(PerWord > 1), uint4, Item>;
 
-template <class Item, class T, int PerWord, std::size_t Words, std::size_t BeforeWords = Words>
+template <class Item, class T, int PerWord, std::size_t Words, std::size_t BeforeWords>
 struct scan_stage {
   using word = scan_word<Item, PerWord>;
   static_assert(sizeof(word) == PerWord * sizeof(Item), "a word holds PerWord items");
@@ -244,6 +244,7 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   constexpr std::size_t warp_items = std::size_t{32} * words * per_word;
   constexpr bool staged = shape.staged;
   static_assert(threads % 32 == 0 && threads <= 1024, "scan_policy: block_threads");
+  static_assert(shape.before_registers >= 0, "scan_policy: staged_before_registers");
   // A staged tile keeps the `before` of its first reg_before words in registers, the rest in
   // shared memory.
   constexpr int reg_before =
