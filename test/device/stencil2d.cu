@@ -24,7 +24,9 @@ using gpuprims::stencil_shape;
 
 // Sizes within one strip or tile, and grids of several strips each way whose inner strips take the
 // streaming kernel's rule-free path (16-byte aligned rows) or its element path (odd pitches, and
-// every grid after the first of a batch, whose stride is odd).
+// every grid after the first of a batch, whose stride is odd). With aligned rows, the first strip
+// of a row reads its left halo through the x rule at fixed offsets, and so does the last where the
+// width is a multiple of a strip (256 columns: 2 strips of floats, 4 of doubles).
 template <int Rad, stencil_shape Shape, class T>
 void check_every_boundary() {
   const boundary rules[] = {boundary::constant(0.5), boundary::clamp(), boundary::periodic(),
@@ -32,8 +34,8 @@ void check_every_boundary() {
   struct size2 {
     std::size_t rows, cols;
   };
-  const size2 sizes[] = {{1, 1},   {1, 33},  {33, 1},   {3, 2},     {32, 32},
-                         {33, 33}, {31, 65}, {70, 100}, {150, 300}, {200, 520}};
+  const size2 sizes[] = {{1, 1},   {1, 33},   {33, 1},    {3, 2},     {32, 32}, {33, 33},
+                         {31, 65}, {70, 100}, {150, 300}, {200, 520}, {40, 256}};
   for (const boundary& r : rules) {
     for (const size2& s : sizes) {
       check_case<Rad, Shape, T>(1, s.rows, s.cols, s.cols, s.cols, r);
@@ -47,6 +49,10 @@ void check_every_boundary() {
   check_case<Rad, Shape, T>(1, 29, 34, 35, 34,
                             boundary2d(boundary::constant(-2), boundary::clamp()));
   check_case<Rad, Shape, T>(1, 5, 6, 6, 6, boundary2d(boundary::clamp(), boundary::constant(3)));
+  check_case<Rad, Shape, T>(1, 41, 256, 256, 260,
+                            boundary2d(boundary::constant(-2), boundary::periodic()));
+  check_case<Rad, Shape, T>(2, 43, 256, 264, 256,
+                            boundary2d(boundary::mirror(), boundary::constant(3)));
 }
 
 template <int Rad>

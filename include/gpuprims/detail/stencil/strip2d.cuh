@@ -90,6 +90,35 @@ __device__ __forceinline__ strip_row<T> strip_load_row(const T* in, std::size_t 
   return r;
 }
 
+// Where lane l < 2 Rad of a strip at x0 of an nx-wide grid finds its halo column (strip_row::halo)
+// in every row, resolved by the x rule once for the strip: an offset from column x0, or the rule's
+// constant. For strips whose rows are read at fixed offsets (the inner marches, strip3d_source).
+template <int Rad, class T>
+class strip_halo {
+ public:
+  strip_halo() = default;  // reads nothing: for strips that read their rows through fetch2d
+  __device__ __forceinline__ strip_halo(std::int64_t nx, std::int64_t x0, const boundary& bx,
+                                        int lane)
+      : bx_(&bx) {
+    const std::int64_t hx =
+        lane < Rad ? x0 - Rad + lane : x0 + strip_width<T> + (lane < 2 * Rad ? lane - Rad : 0);
+    const bool outside = hx < 0 || hx >= nx;
+    constant_ = outside && bx.mode == boundary_mode::constant;
+    offset_ = (outside && !constant_ ? boundary_index(hx, nx, bx.mode) : hx) - x0;
+  }
+
+  // The lane's halo value of the row whose column x0 is at `row` (0 in lanes past 2 Rad).
+  __device__ __forceinline__ T read(const T* row, int lane) const {
+    return lane >= 2 * Rad ? T(0) : constant_ ? static_cast<T>(bx_->value) : row[offset_];
+  }
+
+ private:
+  const boundary* bx_ =
+      nullptr;  // the x rule (a kernel argument: its value stays in the constant bank)
+  std::int64_t offset_ = 0;
+  bool constant_ = false;
+};
+
 // Column x0 + lane V + d of a row, d in [-Rad, V + Rad): the lane's own element, else a
 // neighbour's by one shuffle, or the strip's halo past the warp's ends by a second (every lane
 // calls it with the same d).
@@ -238,22 +267,24 @@ __device__ __forceinline__ void strip_batch(const strip_row<T> (&q)[Q], const We
   });
 }
 
-// The interior march: every row of the strip and its halo inside the grid, input and output rows
-// 16-byte aligned at x0. Running pointers, no rules, no checks; the next batch's loads are issued
-// before this batch's arithmetic, so a warp always has a batch of rows in flight.
+// The interior march: every row of the strip and the Rad rows around it inside the grid, every
+// lane's vector inside its row, input and output rows 16-byte aligned at x0; the halo columns come
+// through the x rule, resolved once (`halo`). Running pointers, no other rules, no checks; the next
+// batch's loads are issued before this batch's arithmetic, so a warp always has a batch of rows in
+// flight.
 template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weights>
 __device__ __forceinline__ void strip_march_inner(const T* in, std::size_t in_pitch, T* out,
                                                   std::size_t out_pitch, std::int64_t x0,
-                                                  std::int64_t y0, const Weights& w, int lane) {
+                                                  std::int64_t y0, const Weights& w,
+                                                  const strip_halo<Rad, T>& halo, int lane) {
   constexpr int V = strip_vector<T>, Q = Batch + 2 * Rad;
   const T* src = in + static_cast<std::size_t>(y0 - Rad) * in_pitch + x0;
   T* dst = out + static_cast<std::size_t>(y0) * out_pitch + x0 + lane * V;
-  const int halo = lane < Rad ? lane - Rad : strip_width<T> + lane - Rad;  // lanes < 2 Rad
   auto load = [&]() {
     strip_row<T> r;
     const uint4 word = load16(src + lane * V);
     memcpy(r.v, &word, sizeof(word));
-    r.halo = lane < 2 * Rad ? src[halo] : T(0);
+    r.halo = halo.read(src, lane);
     src += in_pitch;
     return r;
   };
@@ -301,11 +332,11 @@ template <int Rad, stencil_shape Shape, int Rows, int Batch, class T, class Weig
 __device__ __forceinline__ void strip_march_staged(const T* in, std::size_t in_pitch, T* out,
                                                    std::size_t out_pitch, std::int64_t x0,
                                                    std::int64_t y0, const Weights& w,
+                                                   const strip_halo<Rad, T>& halo,
                                                    strip_stage<T, Rad, Rows>& stage, int lane) {
   constexpr int V = strip_vector<T>, Q = Batch + 2 * Rad, R = Rows + 2 * Rad;
   const T* src = in + static_cast<std::size_t>(y0 - Rad) * in_pitch + x0;
   T* dst = out + static_cast<std::size_t>(y0) * out_pitch + x0 + lane * V;
-  const int halo = lane < Rad ? lane - Rad : strip_width<T> + lane - Rad;  // lanes < 2 Rad
 #pragma unroll
   for (int k = 0; k < R; ++k) {
     arch::async_copy(&stage.rows[k][lane], src + k * in_pitch + lane * V);
@@ -314,7 +345,7 @@ __device__ __forceinline__ void strip_march_staged(const T* in, std::size_t in_p
   T halos[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) {
-    halos[k] = lane < 2 * Rad ? src[k * in_pitch + halo] : T(0);
+    halos[k] = halo.read(src + k * in_pitch, lane);
   }
   arch::async_copy_wait<0>();
   auto row = [&](int k) {
@@ -376,14 +407,16 @@ __device__ __forceinline__ void strip_march_edge(const T* in, std::size_t in_pit
   }
 }
 
-// Whether the strip at (x0, y0) and the Rad rows and columns around it lie inside the grid, its
-// input and output rows 16-byte aligned at x0 (the inner marches' conditions).
+// Whether the strip at (x0, y0) and the Rad rows around it lie inside the grid, every lane's vector
+// inside its row, its input and output rows 16-byte aligned at x0 (the inner marches' conditions;
+// the halo columns may lie outside: strip_halo applies the x rule to them, so the strips at a
+// grid's left and right edges march as fast as the others).
 template <int Rad, int Rows, class T>
 __device__ __forceinline__ bool strip_is_inner(const T* in, std::size_t in_pitch, const T* out,
                                                std::size_t out_pitch, std::int64_t nx,
                                                std::int64_t ny, std::int64_t x0, std::int64_t y0) {
   constexpr int V = strip_vector<T>;
-  return x0 >= Rad && x0 + strip_width<T> + Rad <= nx && y0 >= Rad && y0 + Rows + Rad <= ny &&
+  return x0 >= 0 && x0 + strip_width<T> <= nx && y0 >= Rad && y0 + Rows + Rad <= ny &&
          aligned16(in + x0) && in_pitch % V == 0 && aligned16(out + x0) && out_pitch % V == 0;
 }
 
@@ -397,7 +430,8 @@ __device__ __forceinline__ void stencil2d_strip(const T* in, std::size_t in_pitc
   static_assert(Batch >= 1 && Rows % Batch == 0, "Rows is a multiple of Batch");
   const int lane = lane_id();
   if (strip_is_inner<Rad, Rows>(in, in_pitch, out, out_pitch, nx, ny, x0, y0)) {
-    strip_march_inner<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, x0, y0, w, lane);
+    const strip_halo<Rad, T> halo(nx, x0, b.x, lane);
+    strip_march_inner<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, x0, y0, w, halo, lane);
   } else {
     strip_march_edge<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, nx, ny, x0, y0, w, b,
                                               lane);
@@ -415,8 +449,9 @@ __device__ __forceinline__ void stencil2d_strip_staged(const T* in, std::size_t 
                                                        strip_stage<T, Rad, Rows>& stage) {
   const int lane = lane_id();
   if (strip_is_inner<Rad, Rows>(in, in_pitch, out, out_pitch, nx, ny, x0, y0)) {
-    strip_march_staged<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, x0, y0, w, stage,
-                                                lane);
+    const strip_halo<Rad, T> halo(nx, x0, b.x, lane);
+    strip_march_staged<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, x0, y0, w, halo,
+                                                stage, lane);
   } else {
     strip_march_edge<Rad, Shape, Rows, Batch>(in, in_pitch, out, out_pitch, nx, ny, x0, y0, w, b,
                                               lane);

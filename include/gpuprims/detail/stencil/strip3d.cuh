@@ -50,11 +50,7 @@ class strip3d_source {
         b_(b),
         lane_(lane) {
     if constexpr (Mode != strip3d_rows::any) {
-      const std::int64_t hx =
-          lane < Rad ? x0 - Rad + lane : x0 + strip_width<T> + (lane < 2 * Rad ? lane - Rad : 0);
-      const bool outside = hx < 0 || hx >= nx;
-      halo_constant_ = outside && b.x.mode == boundary_mode::constant;
-      halo_offset_ = (outside && !halo_constant_ ? boundary_index(hx, nx, b.x.mode) : hx) - x0;
+      halo_ = strip_halo<Rad, T>(nx, x0, b.x, lane);
     }
   }
 
@@ -116,9 +112,7 @@ class strip3d_source {
     strip_row<T> r;
     const uint4 word = load16(src + lane_ * strip_vector<T>);
     memcpy(r.v, &word, sizeof(word));
-    r.halo = lane_ >= 2 * Rad ? T(0)
-             : halo_constant_ ? static_cast<T>(b_.x.value)
-                              : src[halo_offset_];
+    r.halo = halo_.read(src, lane_);
     return r;
   }
 
@@ -127,8 +121,7 @@ class strip3d_source {
   std::int64_t nx_, ny_, nz_, x0_, y0_;
   const boundary3d& b_;
   int lane_;
-  std::int64_t halo_offset_ = 0;  // the lane's halo column, from x0, by the x rule (not `any`)
-  bool halo_constant_ = false;    // the lane's halo column is the x rule's constant (not `any`)
+  strip_halo<Rad, T> halo_;  // the lane's halo column by the x rule (read outside `any`)
 };
 
 // Stores a lane's outputs of row gy of plane gz (inside the grid's planes): one 16-byte store where
