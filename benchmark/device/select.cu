@@ -22,7 +22,7 @@ struct is_odd {
 };
 
 // Tiles in registers (256 x 24 at no register cap was the default before staged tiles; at 3 blocks
-// an SM it is the default where six staged tiles do not fit an SM's shared memory).
+// an SM it is the default where five staged tiles do not fit an SM's shared memory).
 template <int Threads, int Items, int MinBlocks = 1>
 struct select_shape_tuning {
   __host__ __device__ static constexpr scan_policy select(int /*arch*/) {
@@ -138,12 +138,12 @@ void register_select(const options& opt) {
         select_default_bench<true, select_shape_tuning<256, 24>>, sizes, {"n"});
     add(opt, family, "gpuprims::select_if_staged_256x24_8_blocks", role::variant,
         select_default_bench<false, select_staged_tuning<24, 8>>, sizes, {"n"});
-    add(opt, family, "gpuprims::select_if_staged_256x40_5_blocks", role::variant,
-        select_default_bench<false, select_staged_tuning<40, 5>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_staged_256x32_6_blocks", role::variant,
+        select_default_bench<false, select_staged_tuning<32, 6>>, sizes, {"n"});
     add(opt, family, "gpuprims::select_if_256x24_3_blocks", role::variant,
         select_default_bench<false, select_shape_tuning<256, 24, 3>>, sizes, {"n"});
     add(opt, family, "gpuprims::select_if_small_tiles_staged", role::variant,
-        select_default_bench<false, select_staged_tuning<32, 6, true>>, sizes, {"n"});
+        select_default_bench<false, select_staged_tuning<40, 5, true>>, sizes, {"n"});
   }
 }
 

@@ -74,11 +74,11 @@ struct one_warp_staged_tuning {
   }
 };
 
-// Staged tiles of 40 items a lane at 5 blocks an SM: a lane's flags take two words, which wait in
-// shared memory (a candidate default: notes/scan.md, twenty-fifth session).
-struct wide_staged_tuning {
+// Staged tiles of 32 items a lane at 6 blocks an SM (the default before 256 x 40): a lane's flags
+// take one word, which waits in registers (the default's two wait in shared memory).
+struct one_flag_word_staged_tuning {
   __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
-    return {256, 40, 5, true, 8, std::size_t{1} << 21, true, 5};
+    return {256, 32, 6, true, 8, std::size_t{1} << 21, true, 6};
   }
 };
 
@@ -263,9 +263,11 @@ TEST_CASE("select_if and partition with one-warp staged tiles cross many chunks"
   check_every_type<one_warp_staged_tuning>();
 }
 
-TEST_CASE("select_if and partition with staged tiles whose flags wait in shared memory",
+TEST_CASE("select_if and partition with staged tiles whose flags wait in registers",
           "[select][gpu]") {
-  check_every_type<wide_staged_tuning>();
+  STATIC_REQUIRE(gpuprims::select_tuning::select(90).items_per_thread !=
+                 one_flag_word_staged_tuning::select(90).items_per_thread);
+  check_every_type<one_flag_word_staged_tuning>();
 }
 
 TEST_CASE("select_if on two streams at once", "[select][gpu]") {

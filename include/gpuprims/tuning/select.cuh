@@ -13,17 +13,20 @@ namespace gpuprims {
 
 /// The library's compaction policy for code built for `arch`: a tile of block_threads x
 /// items_per_thread items (4-byte items; wider ones proportionally fewer) has its flags counted,
-/// waits for its place in the output, and is compacted in shared memory. Where six 32 KiB tiles fit
-/// in an SM's shared memory a tile is copied there and waits there (staged) rather than in
+/// waits for its place in the output, and is compacted in shared memory. Where five 44 KiB tiles
+/// fit in an SM's shared memory a tile is copied there and waits there (staged) rather than in
 /// registers. A compaction's result does not depend on the tile shape, so it may differ by GPU.
 struct select_tuning {
   __host__ __device__ static constexpr scan_policy select(int arch) {
-    // Staged: 256 x 32 (8192 ints, 32 KiB of shared memory a block) at 6 blocks an SM (40
-    // registers; at 32, for 256 x 24 at 8 blocks, ptxas spills). Up to 2^21 items 256 x 8 in
-    // registers, as the scan. docs/select.md has the measurements.
-    constexpr int tile_bytes = 256 * 32 * 4 + 2 * 1024;  // the tile, its counts, the reserved 1 KiB
-    if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 6 * tile_bytes) {
-      return {256, 32, 6, true, 8, std::size_t{1} << 21, true, 6};
+    // Staged: 256 x 40 (10240 ints, 40 KiB, and its flags, 2 KiB, in shared memory) at 5 blocks an
+    // SM. Up to 2^21 items 256 x 8 in registers, as the scan. H100, one binary, two runs (us at
+    // 2^22 / 2^28 / 2^30): 12.8-13.0 / 695.5-695.7 / 2750 against 11.8-11.9 / 710.6-713.9 /
+    // 2809-2816 for 256 x 32 at 6 blocks (the default before) and CUB's 15.4-15.6 / 707.3-715.5 /
+    // 2778-2786; docs/select.md has the table.
+    // The tile, its flags, its counts and the reserved 1 KiB.
+    constexpr int tile_bytes = 256 * 40 * 4 + 256 * 2 * 4 + 2 * 1024;
+    if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 5 * tile_bytes) {
+      return {256, 40, 5, true, 8, std::size_t{1} << 21, true, 5};
     }
     // In registers: 256 x 24. H100, against 256 x 16 (us at 2^24 / 2^28 / 2^30): 63.8 / 910 / 3623
     // against 71.3 / 973 / 3870 (2026-11-23), 60.3-61.0 / 894-896 / 3581-3586 against 65.1-66.0 /
