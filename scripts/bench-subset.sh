@@ -6,6 +6,8 @@
 # gpuprims_bench (the same flags). NVCC_FLAGS go to every compilation (e.g. -Iold/include first, to
 # measure an older checkout's headers with this benchmark, or -DNAME for an experiment).
 # GPUPRIMS_ARCH: the GPU architecture to build for (default: native, the machine's GPU).
+# Build it on the machine that runs it: it links that machine's Google Benchmark shared library
+# (a binary built elsewhere may look for a library of another name and not start).
 # Exit status: non-zero, with the compiler's output, if a build step fails.
 set -uo pipefail
 if [ $# -lt 2 ]; then
