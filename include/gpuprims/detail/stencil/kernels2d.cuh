@@ -94,7 +94,8 @@ __global__ void __launch_bounds__(stencil2d_threads<Tuning, T, Rad, Shape>,
     __trap();  // never launched: the launcher takes the shared tile with this policy
   } else {
     const std::size_t strips_x = ceil_div(cols, static_cast<std::size_t>(strip_width<T>));
-    const std::size_t per_grid = strips_x * ceil_div(rows, static_cast<std::size_t>(p.rows));
+    const std::size_t bands = ceil_div(rows, static_cast<std::size_t>(p.rows));
+    const std::size_t per_grid = strips_x * bands;
     const std::size_t warps = static_cast<std::size_t>(gridDim.x) * p.warps;
     for (std::size_t t = blockIdx.x * static_cast<std::size_t>(p.warps) + threadIdx.x / 32;
          t < per_grid * batch; t += warps) {
@@ -102,7 +103,9 @@ __global__ void __launch_bounds__(stencil2d_threads<Tuning, T, Rad, Shape>,
       const T* grid_in = in + g * in_stride;
       T* grid_out = out + g * out_stride;
       const auto x0 = static_cast<std::int64_t>(r % strips_x * strip_width<T>);
-      const auto y0 = static_cast<std::int64_t>(r / strips_x * p.rows);
+      // A grid's last band of strips first: it reads rows past the grid (the y rule's path, a
+      // batch of rows in flight at a time), and last it would run alone in the launch's last wave.
+      const auto y0 = static_cast<std::int64_t>((r / strips_x + bands - 1) % bands * p.rows);
       if constexpr (p.staged != 0) {
         __shared__ strip_stage<T, Rad, p.rows> stage[p.warps];  // each warp's strip
         stencil2d_strip_staged<Rad, Shape, p.rows, p.batch>(
