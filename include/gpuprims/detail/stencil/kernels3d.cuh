@@ -123,15 +123,22 @@ __global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, true>
     const std::size_t strips_x = ceil_div(cols, static_cast<std::size_t>(strip_width<T>));
     const std::size_t full = strip3d_full(rows, Rad, p.rows);
     const std::size_t per_plane = strips_x * strip3d_tasks_y(rows, Rad, p.rows);
-    const std::size_t per_grid = per_plane * ceil_div(depth, chunk);
+    const std::size_t chunks = ceil_div(depth, chunk);
+    const std::size_t per_grid = per_plane * chunks;
+    // A grid's single rows first, every chunk's, then its full strips: a single row waits a round
+    // trip a plane, and left to the end its tasks would run alone in the launch's last wave.
+    const std::size_t singles = (per_plane - strips_x * full) * chunks;
     const std::size_t warps = static_cast<std::size_t>(gridDim.x) * p.warps;
     const auto nx = static_cast<std::int64_t>(cols), ny = static_cast<std::int64_t>(rows),
                nz = static_cast<std::int64_t>(depth);
     for (std::size_t t = blockIdx.x * static_cast<std::size_t>(p.warps) + threadIdx.x / 32;
          t < per_grid * batch; t += warps) {
       const std::size_t g = t / per_grid, r = t % per_grid;
-      const std::size_t c = r / per_plane, s = r % per_plane;
-      const std::size_t ty = s / strips_x;
+      const bool single = r < singles;
+      const std::size_t span = single ? per_plane - strips_x * full : strips_x * full;
+      const std::size_t c = (single ? r : r - singles) / span;
+      const std::size_t s = (single ? r : r - singles) % span;
+      const std::size_t ty = s / strips_x + (single ? full : 0);
       const auto x0 = static_cast<std::int64_t>(s % strips_x * strip_width<T>);
       const auto z0 = static_cast<std::int64_t>(c * chunk);
       const std::int64_t z1 = z0 + p.z_chunk < nz ? z0 + p.z_chunk : nz;
