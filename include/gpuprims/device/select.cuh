@@ -13,8 +13,9 @@
 namespace gpuprims {
 
 /// Bytes of workspace select_if or partition of up to n items of Item needs on the current device
-/// (8 bytes a tile of 4096 floats; 24 from 2^32 items on, whose counts need 64 bits). Zero it once
-/// before its first use; every call leaves it ready for the next (gpuprims::lookback's reset rule).
+/// (8 bytes a tile, 2048 to 10240 4-byte items a tile by size and GPU; 24 bytes from 2^32 items on,
+/// whose counts need 64 bits). Zero it once before its first use; every call leaves it ready for
+/// the next (gpuprims::lookback's reset rule).
 /// One call at a time; pass its size with it each time: a workspace sized for 2^32 items or more
 /// keeps 64-bit records for every call, one sized for fewer 32-bit ones.
 template <class Item, class Tuning = select_tuning>
