@@ -113,8 +113,8 @@ class strip_halo {
   }
 
  private:
-  const boundary* bx_ =
-      nullptr;  // the x rule (a kernel argument: its value stays in the constant bank)
+  // The x rule, by address: a kernel argument, whose constant stays in the constant bank.
+  const boundary* bx_ = nullptr;
   std::int64_t offset_ = 0;
   bool constant_ = false;
 };
