@@ -105,7 +105,8 @@ __global__ void __launch_bounds__(stencil2d_threads<Tuning, T, Rad, Shape>,
       const auto x0 = static_cast<std::int64_t>(r % strips_x * strip_width<T>);
       // A grid's last band of strips first: it reads rows past the grid (the y rule's path, a
       // batch of rows in flight at a time), and last it would run alone in the launch's last wave.
-      const auto y0 = static_cast<std::int64_t>((r / strips_x + bands - 1) % bands * p.rows);
+      const std::size_t band = r / strips_x;
+      const auto y0 = static_cast<std::int64_t>((band == 0 ? bands - 1 : band - 1) * p.rows);
       if constexpr (p.staged != 0) {
         __shared__ strip_stage<T, Rad, p.rows> stage[p.warps];  // each warp's strip
         stencil2d_strip_staged<Rad, Shape, p.rows, p.batch>(
