@@ -228,14 +228,14 @@ void register_stencil3d(const options& opt) {
   variant(star_t{}, "strips_4w_2r_min4", fixed_strip3d_tuning<4, 2, 64, 4>{});
   variant(star_t{}, "strips_4w_4r_min3", fixed_strip3d_tuning<4, 4, 64, 3>{});
   variant(star_t{}, "strips_4w_8r_min2", fixed_strip3d_tuning<4, 8, 64, 2>{});
-  variant(star_t{}, "strips_4w_4r_min4_z32", fixed_strip3d_tuning<4, 4, 32, 4>{});
+  variant(star_t{}, "strips_4w_4r_min4_z64", fixed_strip3d_tuning<4, 4, 64, 4>{});
   variant(star_t{}, "strips_4w_4r_min4_z128", fixed_strip3d_tuning<4, 4, 128, 4>{});
   variant(star_t{}, "strips_2w_4r_min8", fixed_strip3d_tuning<2, 4, 64, 8>{});
   variant(star_t{}, "strips_8w_4r_min2", fixed_strip3d_tuning<8, 4, 64, 2>{});
   variant(box_t{}, "strips_4w_1r_min4", fixed_strip3d_tuning<4, 1, 64, 4>{});
   variant(box_t{}, "strips_4w_2r_min2", fixed_strip3d_tuning<4, 2, 64, 2>{});
   variant(box_t{}, "strips_4w_4r_min2", fixed_strip3d_tuning<4, 4, 64, 2>{});
-  variant(box_t{}, "strips_4w_2r_min3_z32", fixed_strip3d_tuning<4, 2, 32, 3>{});
+  variant(box_t{}, "strips_4w_2r_min3_z64", fixed_strip3d_tuning<4, 2, 64, 3>{});
   variant(box_t{}, "strips_4w_2r_min3_z128", fixed_strip3d_tuning<4, 2, 128, 3>{});
   variant(star_t{}, "ring_tile_32x4x4_min8", fixed_stencil3d_tuning<32, 4, 4, 64, 8>{});
   variant(box_t{}, "ring_tile_32x4x4_min4", fixed_stencil3d_tuning<32, 4, 4, 64, 4>{});

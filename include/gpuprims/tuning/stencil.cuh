@@ -159,7 +159,9 @@ struct stencil3d_tuning {
     // 398.2 us against 527.0 for the shared ring (the copy of the grid 367.2); 27-point 578.3
     // with chunks of 32 planes against 681.1 with 64 and 656.9 for the shared ring. Strips of 8
     // warps at 2 blocks an SM ran 392.8 us (not kept on one run); strips of 2 rows 466.1, of 8
-    // rows 455.2.
+    // rows 455.2. Since the single rows run first (twenty-sixth session; one binary, two runs):
+    // the 7-point star with chunks of 32 planes 389.3-389.4 us against 396.8-397.4 with 64; the
+    // box 487.4 with 32 against 502.3-502.7 with 64 (copy 363.9-364.3).
     if (shape == stencil_shape::box && radius > 1) {
       return shared_ring(element_size, radius, shape);
     }
@@ -182,7 +184,9 @@ struct stencil3d_tuning {
       return {4, rows, 32, 3, 0, 0, 0};
     }
     const int blocks = radius == 1 ? 4 : (register_words(words, radius, shape, rows) > 80 ? 2 : 3);
-    return {4, rows, 64, blocks, 0, 0, 0};
+    // Chunks of 32 planes at radius 1 (measured); 64 past it, where a chunk's 2 radius planes of
+    // halo are a larger share of its reads (not measured with 32).
+    return {4, rows, radius == 1 ? 32 : 64, blocks, 0, 0, 0};
   }
 
   /// The 32-bit words a streaming lane holds its rows and outputs in: one plane of rows + 2 radius
