@@ -27,12 +27,12 @@ struct fixed_stencil3d_tuning {
   }
 };
 
-// Register streaming: Warps a block, strips of Rows rows.
-template <int Warps, int Rows, int ZChunk, int MinBlocks>
+// Register streaming: Warps a block, strips of Rows rows, planes asked of the L2 Prefetch ahead.
+template <int Warps, int Rows, int ZChunk, int MinBlocks, int Prefetch = 0>
 struct fixed_strip3d_tuning {
   __host__ __device__ static constexpr stencil3d_policy select(int, std::size_t, int,
                                                                stencil_shape) {
-    return {Warps, Rows, ZChunk, MinBlocks, 0, 0, 0};
+    return {Warps, Rows, ZChunk, MinBlocks, 0, 0, 0, Prefetch};
   }
 };
 
@@ -216,8 +216,9 @@ void register_stencil3d(const options& opt) {
   if (!opt.full) {
     return;
   }
-  // Strips (warps a block, rows, z chunk, resident blocks) around the defaults, and the shared
-  // ring's tiles (threads x, y, rows a thread) around its own.
+  // Strips (warps a block, rows, z chunk, resident blocks, planes prefetched) around the defaults
+  // (the box's with its prefetch of 2 planes), and the shared ring's tiles (threads x, y, rows a
+  // thread) around its own.
   using star_t = std::integral_constant<stencil_shape, stencil_shape::star>;
   using box_t = std::integral_constant<stencil_shape, stencil_shape::box>;
   const auto variant = [&](auto shape, const char* name, auto tuning) {
@@ -232,11 +233,15 @@ void register_stencil3d(const options& opt) {
   variant(star_t{}, "strips_4w_4r_min4_z128", fixed_strip3d_tuning<4, 4, 128, 4>{});
   variant(star_t{}, "strips_2w_4r_min8", fixed_strip3d_tuning<2, 4, 64, 8>{});
   variant(star_t{}, "strips_8w_4r_min2", fixed_strip3d_tuning<8, 4, 64, 2>{});
-  variant(box_t{}, "strips_4w_1r_min4", fixed_strip3d_tuning<4, 1, 64, 4>{});
-  variant(box_t{}, "strips_4w_2r_min2", fixed_strip3d_tuning<4, 2, 64, 2>{});
-  variant(box_t{}, "strips_4w_4r_min2", fixed_strip3d_tuning<4, 4, 64, 2>{});
-  variant(box_t{}, "strips_4w_2r_min3_z64", fixed_strip3d_tuning<4, 2, 64, 3>{});
-  variant(box_t{}, "strips_4w_2r_min3_z128", fixed_strip3d_tuning<4, 2, 128, 3>{});
+  variant(star_t{}, "strips_4w_4r_min4_prefetch1", fixed_strip3d_tuning<4, 4, 32, 4, 1>{});
+  variant(box_t{}, "strips_4w_1r_min4", fixed_strip3d_tuning<4, 1, 64, 4, 2>{});
+  variant(box_t{}, "strips_4w_2r_min2", fixed_strip3d_tuning<4, 2, 64, 2, 2>{});
+  variant(box_t{}, "strips_4w_4r_min2", fixed_strip3d_tuning<4, 4, 64, 2, 2>{});
+  variant(box_t{}, "strips_4w_2r_min3_z64", fixed_strip3d_tuning<4, 2, 64, 3, 2>{});
+  variant(box_t{}, "strips_4w_2r_min3_z128", fixed_strip3d_tuning<4, 2, 128, 3, 2>{});
+  variant(box_t{}, "strips_4w_2r_min3_no_prefetch", fixed_strip3d_tuning<4, 2, 32, 3>{});
+  variant(box_t{}, "strips_4w_2r_min3_prefetch1", fixed_strip3d_tuning<4, 2, 32, 3, 1>{});
+  variant(box_t{}, "strips_4w_2r_min3_prefetch3", fixed_strip3d_tuning<4, 2, 32, 3, 3>{});
   variant(star_t{}, "ring_tile_32x4x4_min8", fixed_stencil3d_tuning<32, 4, 4, 64, 8>{});
   variant(box_t{}, "ring_tile_32x4x4_min4", fixed_stencil3d_tuning<32, 4, 4, 64, 4>{});
 }

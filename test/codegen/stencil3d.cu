@@ -30,6 +30,10 @@ GPUPRIMS_LAUNCHERS(4)
 // sass: stencil3d_strip_kernel<gpuprims::stencil3d_tuning, 1, .*1, float, .* has FFMA
 // sass: stencil3d_strip_kernel<gpuprims::stencil3d_tuning, 4, .*0, double, .* has DFMA
 // sass: stencil3d_strip_kernel<gpuprims::stencil3d_tuning, 4, .*0, double, .* has LDG\.E\.128
+// The radius-1 box asks the L2 for its planes ahead of its loads (CCTL.E.PF2: prefetch.global.L2);
+// the star does not.
+// sass: stencil3d_strip_kernel<gpuprims::stencil3d_tuning, 1, .*1, float, .* has CCTL\.E\.PF2
+// sass: stencil3d_strip_kernel<gpuprims::stencil3d_tuning, 1, .*0, float, .* lacks CCTL\.E\.PF2
 // The boxes past radius 1 take the shared ring.
 // sass: stencil3d_kernel<gpuprims::stencil3d_tuning, 4, .*1, double, .* has DFMA
 // sass: stencil3d_kernel<gpuprims::stencil3d_tuning, 2, .*1, float, .* has LDS

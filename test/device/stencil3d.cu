@@ -65,12 +65,12 @@ void check_radius() {
 }
 
 // Register streaming with strips of Rows rows through chunks of Chunk planes (4 warps a block,
-// registers for one).
-template <int Rows, int Chunk>
+// registers for one), the L2 asked for planes Prefetch ahead.
+template <int Rows, int Chunk, int Prefetch = 0>
 struct strip_tuning {
   __host__ __device__ static constexpr gpuprims::stencil3d_policy select(int, std::size_t, int,
                                                                          stencil_shape) {
-    return {4, Rows, Chunk, 1, 0, 0, 0};
+    return {4, Rows, Chunk, 1, 0, 0, 0, Prefetch};
   }
 };
 
@@ -136,11 +136,18 @@ TEST_CASE("apply_stencil3d matches the per-point order bit for bit", "[stencil3d
   SECTION("radius 4") { check_radius<4>(); }
 }
 
-TEST_CASE("apply_stencil3d under other tunings: strips of 1, 2 and 8 rows, the shared ring",
+TEST_CASE("apply_stencil3d under other tunings: strips of 1, 2, 4 and 8 rows, the shared ring",
           "[stencil3d][gpu]") {
   SECTION("strips of 1 row, chunks of 3 planes") { check_tuning<1, strip_tuning<1, 3>>(); }
   SECTION("strips of 2 rows, chunks of 64 planes") { check_tuning<2, strip_tuning<2, 64>>(); }
   SECTION("strips of 8 rows, chunks of 7 planes") { check_tuning<1, strip_tuning<8, 7>>(); }
+  // Prefetches past a chunk's last plane are skipped, and planes a constant z rule supplies.
+  SECTION("strips of 4 rows, chunks of 5 planes, prefetched 3 ahead") {
+    check_tuning<1, strip_tuning<4, 5, 3>>();
+  }
+  SECTION("strips of 2 rows, chunks of 9 planes, prefetched 1 ahead") {
+    check_tuning<3, strip_tuning<2, 9, 1>>();
+  }
   SECTION("the shared ring, radius 1") {
     check_tuning<1, gpuprims::ladder::stencil3d_ring_tuning>();
   }

@@ -56,6 +56,13 @@ __device__ __forceinline__ void store16(void* p, const uint4& v) {
                : "memory");
 }
 
+// Asks the L2 to fetch the line holding global `p` from DRAM, no register waiting for it (a load
+// issued early without the register it would hold until it lands). `p` must lie inside an
+// allocation.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(p)));
+}
+
 // load(k) for k in [0, N), all issued, then consume(k, value) for each in order.
 template <int N, class Load, class Consume>
 __device__ __forceinline__ void load_then_consume(Load&& load, Consume&& consume) {

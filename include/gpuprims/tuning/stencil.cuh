@@ -134,9 +134,10 @@ struct stencil2d_tuning {
 /// warp a strip of 32 16-byte vectors across and `rows` rows down (gpuprims::warp_stencil3d)
 /// marched along z through a chunk of z_chunk planes, a plane's rows in registers and the next
 /// plane's loads in flight, registers for `min_blocks` resident blocks an SM (capped by the
-/// target). The shared ring (warps == 0; gpuprims::stencil3d): blocks of block_x x block_y threads,
-/// each computing items_y outputs down a column of every plane of a chunk (a ring of 2 Rad + 2
-/// planes of the block x items_y tile and its halo in shared memory for a star, two for a box).
+/// target), the planes `prefetch` ahead asked of the L2. The shared ring (warps == 0;
+/// gpuprims::stencil3d): blocks of block_x x block_y threads, each computing items_y outputs down a
+/// column of every plane of a chunk (a ring of 2 Rad + 2 planes of the block x items_y tile and its
+/// halo in shared memory for a star, two for a box).
 struct stencil3d_policy {
   int warps;
   int rows;
@@ -145,14 +146,16 @@ struct stencil3d_policy {
   int block_x;
   int block_y;
   int items_y;
+  /// Streaming: a strip whose rows lie inside the grid asks the L2 for each plane this many
+  /// planes before it loads it (0: never).
+  int prefetch = 0;
 };
 
 /// The library's 3D stencil policy for code built for `arch`, elements of `element_size` bytes,
 /// radius `radius` and shape `shape`.
 struct stencil3d_tuning {
-  __host__ __device__ static constexpr stencil3d_policy select(int /*arch*/,
-                                                               std::size_t element_size, int radius,
-                                                               stencil_shape shape) {
+  __host__ __device__ static constexpr stencil3d_policy select(int arch, std::size_t element_size,
+                                                               int radius, stencil_shape shape) {
     // Register streaming (warp strips marched along z) for every star and the radius-1 box; the
     // larger boxes ((2 radius + 1)^3 multiply-adds an output, unrolled) spill in registers and keep
     // the shared ring. On the H100 (512^3 floats, periodic, one run, docs/stencil.md): 7-point
@@ -165,7 +168,16 @@ struct stencil3d_tuning {
     if (shape == stencil_shape::box && radius > 1) {
       return shared_ring(element_size, radius, shape);
     }
-    return streaming(element_size, radius, shape);
+    stencil3d_policy p = streaming(element_size, radius, shape);
+    // The box waits on its loads, not on DRAM's bandwidth: asking the L2 for each plane 2 planes
+    // ahead took the 27-point box of floats from 486-490 us to 425-428 on the H100 (512^3; two
+    // binaries, three runs each, twenty-seventh session); 1 plane ahead 427-444, 3 440-453, 4
+    // 441-443. The star, near DRAM's bandwidth already, lost with every prefetch tried (426-582 us
+    // against 388-393). Measured on sm_90 only: other architectures keep none.
+    if (shape == stencil_shape::box && arch == 90) {
+      p.prefetch = 2;
+    }
+    return p;
   }
 
   /// Register streaming: the tallest strip (4, 2 or 1 rows) whose rows and outputs fit in 64

@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, true>
       const std::size_t y0 = ty < full                           ? Rad + ty * p.rows
                              : j < static_cast<std::size_t>(Rad) ? j
                                                                  : full * p.rows + j;
-      stencil3d_strip<Rad, Shape, p.rows>(
+      stencil3d_strip<Rad, Shape, p.rows, p.prefetch>(
           grid_in, in_pitch_y, in_pitch_z, grid_out, out_pitch_y, out_pitch_z, nx, ny, nz, x0,
           static_cast<std::int64_t>(y0), ty < full ? p.rows : 1, z0, z1, w, b);
     }

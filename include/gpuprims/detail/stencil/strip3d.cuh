@@ -90,6 +90,22 @@ class strip3d_source {
     }
   }
 
+  // Asks the L2 for the P rows of plane gz, each lane its vector: an inner strip's (nothing in
+  // other modes, or on a constant z rule's planes outside the grid). The halo columns are the
+  // neighbouring strips' vectors.
+  template <int P>
+  __device__ __forceinline__ void prefetch_plane(std::int64_t gz) const {
+    if constexpr (Mode == strip3d_rows::inner) {
+      const T* p = plane(gz);
+      if (p != nullptr) {
+#pragma unroll
+        for (int k = 0; k < P; ++k) {
+          prefetch_l2(p + k * pitch_y_ + lane_ * strip_vector<T>);
+        }
+      }
+    }
+  }
+
   __device__ __forceinline__ std::int64_t x0() const { return x0_; }
   __device__ __forceinline__ std::int64_t y0() const { return y0_; }
   __device__ __forceinline__ std::int64_t nx() const { return nx_; }
@@ -154,8 +170,9 @@ struct plane_weights {
 // stencil3d_point's. Row by row: the waiting outputs take the row's z taps (the oldest is stored),
 // the new output is computed, and the row's slot, read by no later output of the plane, is
 // refilled with the next plane's row, so the next plane's loads are in flight during this one's
-// arithmetic.
-template <int Rad, int Rows, strip3d_rows Mode, class T, class Weights>
+// arithmetic. Ahead > 0: the L2 is asked for the plane Ahead after the one being loaded (inner
+// strips), so those loads find it there rather than in DRAM.
+template <int Rad, int Rows, int Ahead, strip3d_rows Mode, class T, class Weights>
 __device__ __forceinline__ void strip3d_march_star(const strip3d_source<Rad, Mode, T>& src, T* out,
                                                    std::size_t out_py, std::size_t out_pz,
                                                    std::int64_t z0, std::int64_t z1,
@@ -183,8 +200,17 @@ __device__ __forceinline__ void strip3d_march_star(const strip3d_source<Rad, Mod
   for (int k = 0; k < P; ++k) {
     cur[k] = src.row(next, k);
   }
+#pragma unroll
+  for (int a = 1; a <= Ahead; ++a) {
+    if (z0 + a < z1 + Rad) {
+      src.template prefetch_plane<P>(z0 + a);
+    }
+  }
   for (std::int64_t z = z0; z < z1 + Rad; ++z) {
     next = z + 1 < z1 + Rad ? src.plane(z + 1) : nullptr;  // nullptr: no loads past the chunk
+    if (Ahead > 0 && z + 1 + Ahead < z1 + Rad) {
+      src.template prefetch_plane<P>(z + 1 + Ahead);
+    }
     const bool store = z - Rad >= z0;
     const plane_weights<Weights> wp{w, 0};
     each_of(std::make_integer_sequence<int, Rows>{}, [&](auto j) {
@@ -241,8 +267,8 @@ __device__ __forceinline__ void strip3d_march_star(const strip3d_source<Rad, Mod
 // it reaches (output o gets dz = plane - o), row by row (an input row to the output rows it
 // reaches), so every output's chain runs plane by plane, row by row, as stencil3d_point's does;
 // an output is stored when the plane Rad above it has been added. A row's slot is refilled with
-// the next plane's row once it has been added.
-template <int Rad, int Rows, strip3d_rows Mode, class T, class Weights>
+// the next plane's row once it has been added. Ahead: as the star's.
+template <int Rad, int Rows, int Ahead, strip3d_rows Mode, class T, class Weights>
 __device__ __forceinline__ void strip3d_march_box(const strip3d_source<Rad, Mode, T>& src, T* out,
                                                   std::size_t out_py, std::size_t out_pz,
                                                   std::int64_t z0, std::int64_t z1,
@@ -266,8 +292,17 @@ __device__ __forceinline__ void strip3d_march_box(const strip3d_source<Rad, Mode
   for (int k = 0; k < P; ++k) {
     cur[k] = src.row(next, k);
   }
+#pragma unroll
+  for (int a = 1; a <= Ahead; ++a) {
+    if (z0 - Rad + a < z1 + Rad) {
+      src.template prefetch_plane<P>(z0 - Rad + a);
+    }
+  }
   for (std::int64_t p = z0 - Rad; p < z1 + Rad; ++p) {
     next = p + 1 < z1 + Rad ? src.plane(p + 1) : nullptr;  // nullptr: no loads past the chunk
+    if (Ahead > 0 && p + 1 + Ahead < z1 + Rad) {
+      src.template prefetch_plane<P>(p + 1 + Ahead);
+    }
 #pragma unroll
     for (int k = 0; k < P; ++k) {
       T ext[V + 2 * Rad];
@@ -326,7 +361,8 @@ __device__ __forceinline__ bool strip3d_vectors_inside(const T* in, std::size_t 
 }
 
 // Planes [z0, z1) of rows [y0, y0 + Rows) of the strip at x0 through the given source mode.
-template <int Rad, stencil_shape Shape, int Rows, strip3d_rows Mode, class T, class Weights>
+template <int Rad, stencil_shape Shape, int Rows, strip3d_rows Mode, int Ahead = 0, class T,
+          class Weights>
 __device__ __forceinline__ void strip3d_march(const T* in, std::size_t in_py, std::size_t in_pz,
                                               T* out, std::size_t out_py, std::size_t out_pz,
                                               std::int64_t nx, std::int64_t ny, std::int64_t nz,
@@ -335,9 +371,9 @@ __device__ __forceinline__ void strip3d_march(const T* in, std::size_t in_py, st
                                               const boundary3d& b) {
   const strip3d_source<Rad, Mode, T> src(in, in_py, in_pz, nx, ny, nz, x0, y0, b, lane_id());
   if constexpr (Shape == stencil_shape::star) {
-    strip3d_march_star<Rad, Rows>(src, out, out_py, out_pz, z0, z1, w);
+    strip3d_march_star<Rad, Rows, Ahead>(src, out, out_py, out_pz, z0, z1, w);
   } else {
-    strip3d_march_box<Rad, Rows>(src, out, out_py, out_pz, z0, z1, w);
+    strip3d_march_box<Rad, Rows, Ahead>(src, out, out_py, out_pz, z0, z1, w);
   }
 }
 
@@ -361,9 +397,10 @@ __device__ __forceinline__ void stencil3d_strip_row(
 // Planes [z0, z1) of rows [y0, y0 + count) (count <= Rows) of the strip at x0, strip_width wide, of
 // an nx x ny x nz grid, by the calling warp (converged, every lane). Only a strip of Rows rows
 // whose rows and the Rad rows around them lie inside the grid, every vector inside its row and
-// aligned, marches its rows at once; others march a row at a time (fewer registers than Rows rows
-// in flight: the kernel's registers are the inner march's).
-template <int Rad, stencil_shape Shape, int Rows, class T, class Weights>
+// aligned, marches its rows at once, asking the L2 for its planes Ahead planes before it loads
+// them (0: not); others march a row at a time (fewer registers than Rows rows in flight: the
+// kernel's registers are the inner march's).
+template <int Rad, stencil_shape Shape, int Rows, int Ahead = 0, class T, class Weights>
 __device__ __forceinline__ void stencil3d_strip(const T* in, std::size_t in_py, std::size_t in_pz,
                                                 T* out, std::size_t out_py, std::size_t out_pz,
                                                 std::int64_t nx, std::int64_t ny, std::int64_t nz,
@@ -373,8 +410,8 @@ __device__ __forceinline__ void stencil3d_strip(const T* in, std::size_t in_py, 
                                                 const boundary3d& b) {
   const bool vectors = strip3d_vectors_inside(in, in_py, in_pz, out, out_py, out_pz, nx, x0);
   if (count == Rows && y0 >= Rad && y0 + Rows + Rad <= ny && vectors) {
-    strip3d_march<Rad, Shape, Rows, strip3d_rows::inner>(in, in_py, in_pz, out, out_py, out_pz, nx,
-                                                         ny, nz, x0, y0, z0, z1, w, b);
+    strip3d_march<Rad, Shape, Rows, strip3d_rows::inner, Ahead>(
+        in, in_py, in_pz, out, out_py, out_pz, nx, ny, nz, x0, y0, z0, z1, w, b);
     return;
   }
 #pragma unroll 1
