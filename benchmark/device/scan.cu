@@ -33,6 +33,16 @@ struct small_staged_tuning {
   }
 };
 
+// The default with each tile asking the L2 for the tile Ahead after it (0: none).
+template <int Ahead>
+struct prefetch_tuning {
+  __host__ __device__ static constexpr scan_policy select(int arch) {
+    scan_policy p = scan_tuning::select(arch);
+    p.prefetch_tiles = Ahead;
+    return p;
+  }
+};
+
 template <class T, class Tuning = scan_tuning>
 void scan_default_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -136,6 +146,14 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, scan_shape_tuning<256, 24, 8, true, 4>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_staged_256x24_min8_before6", role::variant,
         scan_default_bench<T, scan_shape_tuning<256, 24, 8, true, 6>>, sizes, {"n"});
+    // The default's L2 prefetch of the tile 128 ahead: none (the default before 2026-11-27), and
+    // half and twice as far.
+    add(opt, family, "gpuprims::inclusive_scan_no_prefetch", role::variant,
+        scan_default_bench<T, prefetch_tuning<0>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_prefetch64", role::variant,
+        scan_default_bench<T, prefetch_tuning<64>>, sizes, {"n"});
+    add(opt, family, "gpuprims::inclusive_scan_prefetch256", role::variant,
+        scan_default_bench<T, prefetch_tuning<256>>, sizes, {"n"});
   }
 }
 

@@ -42,6 +42,16 @@ using item = std::int32_t;
 
 std::size_t select_bytes(std::size_t n) { return (n + n / 2) * sizeof(item); }
 
+// The default with each tile asking the L2 for the tile Ahead after it (0: none).
+template <int Ahead>
+struct select_prefetch_tuning {
+  __host__ __device__ static constexpr scan_policy select(int arch) {
+    scan_policy p = select_tuning::select(arch);
+    p.prefetch_tiles = Ahead;
+    return p;
+  }
+};
+
 template <bool Partition, class Tuning = select_tuning>
 void select_default_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -144,6 +154,16 @@ void register_select(const options& opt) {
         select_default_bench<false, select_shape_tuning<256, 24, 3>>, sizes, {"n"});
     add(opt, family, "gpuprims::select_if_small_tiles_staged", role::variant,
         select_default_bench<false, select_staged_tuning<40, 5, true>>, sizes, {"n"});
+    // The default's L2 prefetch of the tile 128 ahead: none (the default before 2026-11-27), and
+    // half and twice as far.
+    add(opt, family, "gpuprims::select_if_no_prefetch", role::variant,
+        select_default_bench<false, select_prefetch_tuning<0>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_prefetch64", role::variant,
+        select_default_bench<false, select_prefetch_tuning<64>>, sizes, {"n"});
+    add(opt, family, "gpuprims::select_if_prefetch256", role::variant,
+        select_default_bench<false, select_prefetch_tuning<256>>, sizes, {"n"});
+    add(opt, family, "gpuprims::partition_no_prefetch", role::variant,
+        select_default_bench<true, select_prefetch_tuning<0>>, sizes, {"n"});
   }
 }
 

@@ -22,3 +22,6 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float has LDG\.E\.128
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float lacks LDGSTS
 // sass: scan_kernel<gpuprims::scan_tuning lacks LDL|STL
+// The large shape asks the L2 for the tile 128 ahead of its own (prefetch.global.L2: CCTL.E.PF2).
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, float, float, .*float has CCTL\.E\.PF2
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float lacks CCTL\.E\.PF2

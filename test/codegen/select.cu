@@ -36,3 +36,6 @@ template void with_threshold(const double*, double*, std::size_t*);
 // sass: select_kernel<gpuprims::select_tuning, true, true, (false|true), unsigned (int|long long), float lacks LDGSTS
 // sass: select_kernel<gpuprims::select_tuning, true, false, (false|true), unsigned (int|long long), float has LDGSTS\.E\.BYPASS\.128
 // sass: select_kernel<gpuprims::select_tuning lacks LDL|STL
+// The large shape asks the L2 for the tile 128 ahead of its own (prefetch.global.L2: CCTL.E.PF2).
+// sass: select_kernel<gpuprims::select_tuning, true, false, (false|true), unsigned (int|long long), float has CCTL\.E\.PF2
+// sass: select_kernel<gpuprims::select_tuning, true, true, (false|true), unsigned (int|long long), float lacks CCTL\.E\.PF2

@@ -67,10 +67,11 @@ struct other_tile_tuning {
   }
 };
 
-// One-warp staged tiles of 8 items a lane (256 ints): many tiles and chunks of 32 at small sizes.
+// One-warp staged tiles of 8 items a lane (256 ints): many tiles and chunks of 32 at small sizes;
+// each tile asks the L2 for the tile 5 after it (skipped past the input).
 struct one_warp_staged_tuning {
   __host__ __device__ static constexpr gpuprims::scan_policy select(int /*arch*/) {
-    return {32, 8, 1, false, 4, 4096, true, 1, true};
+    return {32, 8, 1, false, 4, 4096, true, 1, true, 0, 5};
   }
 };
 

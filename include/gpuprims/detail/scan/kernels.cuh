@@ -49,6 +49,7 @@ struct scan_shape {
   int item_min_blocks;  // the same for the kernels that load item by item
   bool staged;          // the tile waits in shared memory (scan_policy::staged, small_staged)
   int before_registers;  // staged: a lane's words whose `before` waits in registers
+  int prefetch_tiles;    // the tile whose input a tile asks the L2 for, this many after it
   __host__ __device__ constexpr std::size_t tile_items() const {
     return static_cast<std::size_t>(threads) * words * scan_items_per_word<Item>;
   }
@@ -75,7 +76,8 @@ __host__ __device__ constexpr scan_shape<Item> scan_shape_of(const scan_policy& 
           widest > 4 ? 1 : p.min_blocks_per_sm,
           widest > 4 ? 1 : item_min_blocks,
           small ? p.small_staged : p.staged,
-          small ? 0 : p.staged_before_registers};
+          small ? 0 : p.staged_before_registers,
+          small ? 0 : p.prefetch_tiles};
 }
 
 // The shape n items take: the order of a scan of n items follows from it.
@@ -215,6 +217,22 @@ __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t war
   }
 }
 
+// Asks the L2 for the input of tile `tile + Ahead` of n items, a 128-byte line a thread of the
+// block (nothing where Ahead is 0), so that tile's loads find it there
+// (scan_policy::prefetch_tiles).
+template <int Threads, std::size_t TileItems, int Ahead, class Item>
+__device__ __forceinline__ void prefetch_tile(const Item* in, std::size_t n, std::size_t tile) {
+  if constexpr (Ahead > 0) {
+    constexpr std::size_t line_items = 128 / sizeof(Item);
+    const std::size_t first = (tile + Ahead) * TileItems;
+#pragma unroll 1
+    for (std::size_t i = threadIdx.x * line_items; i < TileItems && first + i < n;
+         i += std::size_t{Threads} * line_items) {
+      prefetch_l2(in + first + i);
+    }
+  }
+}
+
 // A staged word's items, converted to T.
 template <int PerWord, class Item, class T, class Word>
 __device__ __forceinline__ void read_staged_word(const Word& word, T (&y)[PerWord]) {
@@ -266,6 +284,9 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   const int lane = lane_id();
   const std::size_t warp_base = tile * shape.tile_items() + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
+  if constexpr (Vector) {
+    prefetch_tile<shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, tile);
+  }
 
   // A round: the serial scan within the lane's word, a warp scan of the words' totals, chained to
   // the rounds before by carry; returns the fold of everything before the lane's word in the warp.

@@ -73,6 +73,9 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   const std::size_t tile_base = tile * tile_items;
   const std::size_t warp_base = tile_base + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
+  if constexpr (Vector) {
+    prefetch_tile<threads, tile_items, shape.prefetch_tiles>(in, n, tile);
+  }
 
   // A lane's flags, packed so that little is held while the tile waits (item k of its word j: bit
   // j * per_word + k; in shared memory while a staged tile waits, where they take more than one
