@@ -68,13 +68,13 @@ struct scan_tuning {
     // the L2 holds them instead. H100, one binary, two runs (twenty-seventh session), us at 2^28 /
     // 2^30 floats: 873-876 / 3431-3434 against 955-957 / 3766-3772 without (CUB 879-887 /
     // 3470-3477); ints 879-884 / 3457-3461 against 965-972 / 3794-3810. 32, 64, 96, 192 and 256
-    // tiles ahead were slower or no faster, 512 to 2048 slower than none. Measured on sm_90 only:
-    // other architectures prefetch nothing.
-    const int prefetch = arch == 90 ? 128 : 0;
+    // tiles ahead were slower or no faster, 512 to 2048 slower than none. With the staged tiles
+    // (sm_90, and sm_100 and sm_103 until measured there); register tiles were not measured with
+    // it and prefetch nothing.
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 8 * tile_bytes) {
-      return {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3, prefetch};
+      return {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3, 128};
     }
-    return {256, 24, 1, true, 8, std::size_t{1} << 21, false, 0, false, 0, prefetch};
+    return {256, 24, 1, true, 8, std::size_t{1} << 21};
   }
 };
 

@@ -29,11 +29,10 @@ struct select_tuning {
     // does. H100, one binary, two runs (twenty-seventh session), us at 2^24 / 2^28 /
     // 2^30: 51.2-51.4 / 633 / 2501-2506 against 50.9-51.6 / 694-698 / 2770-2775 without
     // (CUB 54.0-54.2 / 706 / 2786-2789); partition 909-910 / 3566-3568 against 964-968 / 3815-3828
-    // at 2^28 / 2^30. 96 and 192 tiles ahead were within 1%, 32, 64 and 256 slower. Measured on
-    // sm_90 only: other architectures prefetch nothing.
-    const int prefetch = arch == 90 ? 128 : 0;
+    // at 2^28 / 2^30. 96 and 192 tiles ahead were within 1%, 32, 64 and 256 slower. With the
+    // staged tiles only (the register tiles were not measured with it).
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 5 * tile_bytes) {
-      return {256, 40, 5, true, 8, std::size_t{1} << 21, true, 5, false, 0, prefetch};
+      return {256, 40, 5, true, 8, std::size_t{1} << 21, true, 5, false, 0, 128};
     }
     // In registers: 256 x 24. H100, against 256 x 16 (us at 2^24 / 2^28 / 2^30): 63.8 / 910 / 3623
     // against 71.3 / 973 / 3870 (2026-11-23), 60.3-61.0 / 894-896 / 3581-3586 against 65.1-66.0 /

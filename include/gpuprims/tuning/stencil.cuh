@@ -173,8 +173,10 @@ struct stencil3d_tuning {
     // ahead took the 27-point box of floats from 486-490 us to 425-428 on the H100 (512^3; two
     // binaries, three runs each, twenty-seventh session); 1 plane ahead 427-444, 3 440-453, 4
     // 441-443. The star, near DRAM's bandwidth already, lost with every prefetch tried (426-582 us
-    // against 388-393). Measured on sm_90 only: other architectures keep none.
-    if (shape == stencil_shape::box && arch == 90) {
+    // against 388-393). Set where H100-measured values go (sm_90, and sm_100 and sm_103 until
+    // measured there: the GPUs with 228 KiB of shared memory an SM, docs/design.md).
+    if (shape == stencil_shape::box &&
+        detail::arch::limits_of(arch).shared_bytes_per_sm >= 228 * 1024) {
       p.prefetch = 2;
     }
     return p;
