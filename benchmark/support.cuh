@@ -92,6 +92,16 @@ struct device_scratch {
   device_scratch& operator=(const device_scratch&) = delete;
 };
 
+// A tuning selector: Base's policy with its L2 prefetch distance (`prefetch_tiles`) set to Ahead.
+template <class Base, int Ahead>
+struct with_prefetch_tiles {
+  __host__ __device__ static constexpr auto select(int arch) {
+    auto p = Base::select(arch);
+    p.prefetch_tiles = Ahead;
+    return p;
+  }
+};
+
 // Times `launch(stream)` with CUDA events (UseManualTime) after a warm-up, and reports the median
 // per-launch time: GB/s of `bytes` (the minimum the operation must move), % of the theoretical
 // peak, and microseconds. Each benchmark iteration times a batch of back-to-back launches of at

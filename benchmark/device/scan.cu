@@ -35,13 +35,7 @@ struct small_staged_tuning {
 
 // The default with each tile asking the L2 for the tile Ahead after it (0: none).
 template <int Ahead>
-struct prefetch_tuning {
-  __host__ __device__ static constexpr scan_policy select(int arch) {
-    scan_policy p = scan_tuning::select(arch);
-    p.prefetch_tiles = Ahead;
-    return p;
-  }
-};
+using prefetch_tuning = with_prefetch_tiles<scan_tuning, Ahead>;
 
 template <class T, class Tuning = scan_tuning>
 void scan_default_bench(benchmark::State& state) {

@@ -44,13 +44,7 @@ std::size_t select_bytes(std::size_t n) { return (n + n / 2) * sizeof(item); }
 
 // The default with each tile asking the L2 for the tile Ahead after it (0: none).
 template <int Ahead>
-struct select_prefetch_tuning {
-  __host__ __device__ static constexpr scan_policy select(int arch) {
-    scan_policy p = select_tuning::select(arch);
-    p.prefetch_tiles = Ahead;
-    return p;
-  }
-};
+using select_prefetch_tuning = with_prefetch_tiles<select_tuning, Ahead>;
 
 template <bool Partition, class Tuning = select_tuning>
 void select_default_bench(benchmark::State& state) {
