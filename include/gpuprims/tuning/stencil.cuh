@@ -399,8 +399,15 @@ struct stencil3d_fused_tuning {
     // fusions take the shared rings. 16 warps of 2 rows, a ring of 6 input planes where the
     // steps reach 2 planes or fewer, else 4: the best of the neighbours measured on the H100 that
     // keep a span 32 rows tall (docs/stencil.md). 4 steps of radius 1 spill a few registers.
+    // Chunks of 47 planes where the steps reach 2 planes or fewer, else 64: 512^3 floats, 2 steps
+    // of radius 1, one binary, two runs on an H100 (twenty-eighth session), us, 7-point / 27-point:
+    // chunks of 43 607-608 / 853-855, 47 600-603 / 854-857, 64 625-628 / 871-872, 74 628-630 /
+    // 866, 86 640-641 / 892-893, 128 682-684 / 907-909; the same order on an H200. At 4 steps 64
+    // stayed: 1039-1045 / 1583-1596 against 1049 / 1636-1637 with 47 and 1034-1037 / 1600-1603
+    // with 74.
     const int vector = static_cast<int>(16 / element_size);
-    stencil3d_fused_strip_policy p{16, 2, steps * radius <= 2 ? 6 : 4, 64, 1};
+    const bool shallow = steps * radius <= 2;
+    stencil3d_fused_strip_policy p{16, 2, shallow ? 6 : 4, shallow ? 47 : 64, 1};
     const int kept = (box ? 2 * radius + 1 : 2 * radius) * p.rows * vector * steps;
     const int words = kept + (p.rows + 2 * radius) * vector + p.rows * vector;
     if (words > 120 || steps * radius > 8 || (box && radius > 1)) {
