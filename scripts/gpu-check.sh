@@ -65,9 +65,9 @@ for t in json.load(sys.stdin)["tests"]:
 # GPUPRIMS_SANITIZER_JOBS programs under the sanitizer at once (default 1). Racecheck over the
 # whole suite one program at a time takes longer than a 10-minute command limit; 8 at once
 # finished 34 of its 42 programs in 9.5 minutes on an H100 (device_scan alone runs longer than 8
-# minutes). Split into test cases (and the five stencil programs' sections), 16 at once on an
-# H200, 134 of racecheck's 142 commands finished in two calls of 570 s, 8 were still running at
-# the end of each (notes/design.md). A test spec that matches nothing exits non-zero: flagged.
+# minutes). A prototype of the split (test cases, and sections in the five stencil programs), 16
+# at once on an H200: 134 of racecheck's 142 commands finished in two calls of 570 s, 8 were still
+# running at the end of each (notes/design.md). A test spec that matches nothing exits non-zero.
 # Each program writes its own log; sanitizer-<tool>.log holds them in the list's order.
 if [ "${GPUPRIMS_SANITIZER_SPLIT:-0}" = 1 ]; then
   mapfile -t gpu_tests < <(printf '%s\n' "${gpu_tests[@]}" | python3 "$root/scripts/sanitizer_jobs.py")
