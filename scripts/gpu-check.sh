@@ -7,7 +7,8 @@
 # GPUPRIMS_SANITIZERS names the compute-sanitizer tools to run (default: all four; empty: none),
 # GPUPRIMS_SANITIZER_JOBS how many programs run under one at once (default 1),
 # GPUPRIMS_SANITIZER_SPLIT=1 runs each test case (each section of the big ones) as a program of its
-# own (scripts/sanitizer_jobs.py), and
+# own (scripts/sanitizer_jobs.py), GPUPRIMS_SANITIZER_TIMEOUT=S stops each after S seconds (the
+# tool's step then reports the commands cut, and fails: they are not verified), and
 # GPUPRIMS_SKIP_CTEST=1 leaves step 2 out, so the steps can be split over several calls on a machine
 # with a time limit per command.
 # Logs, benchmark.json and report.md land in OUTDIR (default: build/gpu-check); a summary is
@@ -72,13 +73,14 @@ for t in json.load(sys.stdin)["tests"]:
 if [ "${GPUPRIMS_SANITIZER_SPLIT:-0}" = 1 ]; then
   mapfile -t gpu_tests < <(printf '%s\n' "${gpu_tests[@]}" | python3 "$root/scripts/sanitizer_jobs.py")
 fi
-sanitize_one() {  # TOOL DIR I: program I, its arguments tab-separated in DIR/I.cmd
-  local tool=$1 dir=$2 i=$3 cmd extra=()
+sanitize_one() {  # TOOL DIR I SECONDS: program I, its arguments tab-separated in DIR/I.cmd
+  local tool=$1 dir=$2 i=$3 seconds=$4 cmd extra=()
   IFS=$'\t' read -r -a cmd <"$dir/$i.cmd"
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   {
     echo "### compute-sanitizer --tool $tool ${cmd[*]}"
-    compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "${cmd[@]}" 2>&1
+    # timeout 0: no limit; 124: stopped at the limit.
+    timeout "$seconds" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "${cmd[@]}" 2>&1
     echo "### exit $?"
   } >"$dir/$i.log"
 }
@@ -99,7 +101,8 @@ for tool in ${GPUPRIMS_SANITIZERS-memcheck racecheck initcheck synccheck}; do
   done
   [ ${#runs[@]} = 0 ] ||
     printf '%s\n' "${runs[@]}" |
-    xargs -P "${GPUPRIMS_SANITIZER_JOBS:-1}" -I{} bash -c 'sanitize_one "$@"' _ "$tool" "$dir" {}
+    xargs -P "${GPUPRIMS_SANITIZER_JOBS:-1}" -I{} bash -c 'sanitize_one "$@"' _ "$tool" "$dir" {} \
+      "${GPUPRIMS_SANITIZER_TIMEOUT:-0}"
   : >"$log"
   for i in "${!gpu_tests[@]}"; do
     cat "$dir/$i.log" >>"$log"
@@ -110,7 +113,12 @@ for tool in ${GPUPRIMS_SANITIZERS-memcheck racecheck initcheck synccheck}; do
   none=$(grep -cE '^========= (ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)' "$log")
   others=$(grep -E '^========= (ERROR|RACECHECK) SUMMARY' "$log" | grep -vE 'SUMMARY: 0 (errors|hazards)' |
     sort | uniq -c | tr '\n' ' ')
-  note "compute-sanitizer $tool over ${#gpu_tests[@]} commands: $([ $tool_status = 0 ] && echo clean || echo FAILED) ($none summaries with none${others:+; others: $others})"
+  cut=$(grep -c '^### exit 124$' "$log")
+  failed=$(grep -E '^### exit [1-9]' "$log" | grep -vc '^### exit 124$')
+  verdict=clean cut_note=
+  [ "$cut" -gt 0 ] && verdict=INCOMPLETE cut_note="; $cut cut at the timeout"
+  [ "$failed" -gt 0 ] && verdict=FAILED
+  note "compute-sanitizer $tool over ${#gpu_tests[@]} commands: $verdict ($none summaries with none${others:+; others: $others}$cut_note)"
   [ $tool_status = 0 ] || status=1
 done
 
