@@ -27,12 +27,13 @@ struct fixed_stencil3d_tuning {
   }
 };
 
-// Register streaming: Warps a block, strips of Rows rows, planes asked of the L2 Prefetch ahead.
-template <int Warps, int Rows, int ZChunk, int MinBlocks, int Prefetch = 0>
+// Register streaming: Warps a block, strips of Rows rows, planes asked of the L2 Prefetch ahead,
+// the strips ordered for OrderWarps warps at work (0: the device's).
+template <int Warps, int Rows, int ZChunk, int MinBlocks, int Prefetch = 0, int OrderWarps = 0>
 struct fixed_strip3d_tuning {
   __host__ __device__ static constexpr stencil3d_policy select(int, std::size_t, int,
                                                                stencil_shape) {
-    return {Warps, Rows, ZChunk, MinBlocks, 0, 0, 0, Prefetch};
+    return {Warps, Rows, ZChunk, MinBlocks, 0, 0, 0, Prefetch, OrderWarps};
   }
 };
 
@@ -87,6 +88,32 @@ void rung3d_bench(benchmark::State& state) {
 void copy_grid3d_bench(benchmark::State& state) {
   const auto side = static_cast<std::size_t>(state.range(0));
   time_input_copy<float>(state, side * side * side);
+}
+
+// Family "stencil3d_7pt_flat" (--full): the 7-point star over side x side x depth floats
+// (periodic), planes with more strips than an H100's warps at work.
+template <class Tuning = stencil3d_tuning>
+void flat3d_bench(benchmark::State& state) {
+  const auto side = static_cast<std::size_t>(state.range(0));
+  const auto depth = static_cast<std::size_t>(state.range(1));
+  const std::size_t n = side * side * depth;
+  random_buffer in(n * 4, 43);
+  device_scratch out(n * 4);
+  if (!in.ok() || out.p == nullptr) {
+    state.SkipWithError("allocation failed");
+    return;
+  }
+  time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
+    skip_on_error(
+        state, apply_stencil3d<1, stencil_shape::star, Tuning>(
+                   in.as<float>(), static_cast<float*>(out.p), depth, side, side, side, side * side,
+                   side, side * side, some_weights3d(), boundary::periodic(), s));
+  });
+}
+
+void copy_flat3d_bench(benchmark::State& state) {
+  time_input_copy<float>(
+      state, static_cast<std::size_t>(state.range(0) * state.range(0) * state.range(1)));
 }
 
 // A fused policy: BlockY rows of 32 threads, spans of SpanX x SpanY, chunks of ZChunk planes,
@@ -242,7 +269,25 @@ void register_stencil3d(const options& opt) {
   variant(box_t{}, "strips_4w_2r_min3_no_prefetch", fixed_strip3d_tuning<4, 2, 32, 3>{});
   variant(box_t{}, "strips_4w_2r_min3_prefetch1", fixed_strip3d_tuning<4, 2, 32, 3, 1>{});
   variant(box_t{}, "strips_4w_2r_min3_prefetch3", fixed_strip3d_tuning<4, 2, 32, 3, 3>{});
+  // The order of the strips: planned for one layer of strips (4 x 127 for the star at 512^3, 4 x
+  // 255 for the box) it is chunk after chunk, the order before 2026-11-27 (thirtieth session);
+  // other numbers of warps around the device's (2112 and 1584 on an H100).
+  variant(star_t{}, "strips_4w_4r_min4_chunk_order", fixed_strip3d_tuning<4, 4, 32, 4, 0, 508>{});
+  variant(star_t{}, "strips_4w_4r_min4_order1524", fixed_strip3d_tuning<4, 4, 32, 4, 0, 1524>{});
+  variant(star_t{}, "strips_4w_4r_min4_order2540", fixed_strip3d_tuning<4, 4, 32, 4, 0, 2540>{});
+  variant(box_t{}, "strips_4w_2r_min3_chunk_order", fixed_strip3d_tuning<4, 2, 32, 3, 2, 1020>{});
+  variant(box_t{}, "strips_4w_2r_min3_order700", fixed_strip3d_tuning<4, 2, 32, 3, 2, 700>{});
+  variant(box_t{}, "strips_4w_2r_min3_order2040", fixed_strip3d_tuning<4, 2, 32, 3, 2, 2040>{});
+  variant(box_t{}, "strips_4w_2r_min3_order3060", fixed_strip3d_tuning<4, 2, 32, 3, 2, 3060>{});
   variant(star_t{}, "ring_tile_32x4x4_min8", fixed_stencil3d_tuning<32, 4, 4, 64, 8>{});
+  // 2048^2 planes: 16 x 511 strips a layer, more than the warps at work (blocks of strips).
+  const arg_list flat = {{2048, 64}};
+  add(opt, "stencil3d_7pt_flat", "cudaMemcpyAsync", role::baseline, copy_flat3d_bench, flat,
+      {"side", "depth"});
+  add(opt, "stencil3d_7pt_flat", "gpuprims::apply_stencil3d", role::default_, flat3d_bench<>, flat,
+      {"side", "depth"});
+  add(opt, "stencil3d_7pt_flat", "strips_4w_4r_min4_chunk_order", role::variant,
+      flat3d_bench<fixed_strip3d_tuning<4, 4, 32, 4, 0, 16 * 511>>, flat, {"side", "depth"});
   variant(box_t{}, "ring_tile_32x4x4_min4", fixed_stencil3d_tuning<32, 4, 4, 64, 4>{});
 }
 

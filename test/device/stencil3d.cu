@@ -65,12 +65,13 @@ void check_radius() {
 }
 
 // Register streaming with strips of Rows rows through chunks of Chunk planes (4 warps a block,
-// registers for one), the L2 asked for planes Prefetch ahead.
-template <int Rows, int Chunk, int Prefetch = 0>
+// registers for one), the L2 asked for planes Prefetch ahead, the strips ordered for OrderWarps
+// warps at work (0: the device's).
+template <int Rows, int Chunk, int Prefetch = 0, int OrderWarps = 0>
 struct strip_tuning {
   __host__ __device__ static constexpr gpuprims::stencil3d_policy select(int, std::size_t, int,
                                                                          stencil_shape) {
-    return {4, Rows, Chunk, 1, 0, 0, 0, Prefetch};
+    return {4, Rows, Chunk, 1, 0, 0, 0, Prefetch, OrderWarps};
   }
 };
 
@@ -147,6 +148,14 @@ TEST_CASE("apply_stencil3d under other tunings: strips of 1, 2, 4 and 8 rows, th
   }
   SECTION("strips of 2 rows, chunks of 9 planes, prefetched 1 ahead") {
     check_tuning<3, strip_tuning<2, 9, 1>>();
+  }
+  // Small grids have fewer strips a layer than a GPU's warps: ordered for 3 and 7 warps, their
+  // layers are larger (blocks of strips through every chunk) or smaller (chunks side by side).
+  SECTION("strips of 1 row, chunks of 4 planes, ordered for 3 warps") {
+    check_tuning<1, strip_tuning<1, 4, 0, 3>>();
+  }
+  SECTION("strips of 2 rows, chunks of 7 planes, ordered for 7 warps") {
+    check_tuning<2, strip_tuning<2, 7, 0, 7>>();
   }
   SECTION("the shared ring, radius 1") {
     check_tuning<1, gpuprims::ladder::stencil3d_ring_tuning>();

@@ -1,10 +1,13 @@
 // The stencil launcher's argument checks: they run before any CUDA call, so they hold anywhere.
+#include <gpuprims/detail/stencil/kernels3d.cuh>
 #include <gpuprims/device/stencil.cuh>
 #include <gpuprims/ladder/stencil.cuh>
 
 #include "support/catch.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace {
 
@@ -57,4 +60,51 @@ TEST_CASE("apply_stencil1d rejects spans that overflow", "[stencil][args]") {
   const std::size_t huge = std::size_t{1} << 62;
   CHECK(gpuprims::apply_stencil1d<2>(fake(0x100000), fake(0x900000), huge, 8, huge, 8, w) ==
         cudaErrorInvalidValue);
+}
+
+// The order apply_stencil3d's streaming kernel takes a grid's full strips in (host code, so it is
+// checked here): every (chunk, strip) exactly once, and a strip's next chunk in its column `stride`
+// chunks of the block later, for layers smaller and larger than the warps planned for.
+TEST_CASE("apply_stencil3d's strip order takes every strip of every chunk once",
+          "[stencil][order]") {
+  for (std::size_t strips = 1; strips <= 24; ++strips) {
+    for (std::size_t chunks = 1; chunks <= 17; ++chunks) {
+      for (std::size_t warps : {0, 1, 2, 3, 5, 7, 11, 16, 24, 40, 100}) {
+        const auto o = gpuprims::detail::strip3d_order::plan(strips, chunks, warps);
+        std::vector<std::size_t> where(strips * chunks, strips * chunks);
+        bool once = true, spaced = true;
+        for (std::size_t r = 0; r < strips * chunks; ++r) {
+          std::size_t c = chunks, s = strips;
+          o.locate(r, strips, chunks, c, s);
+          if (c >= chunks || s >= strips || where[c * strips + s] != strips * chunks) {
+            once = false;
+            break;
+          }
+          where[c * strips + s] = r;
+        }
+        const std::size_t k = (chunks + o.stride - 1) / o.stride;
+        const std::size_t full = o.stride - (k * o.stride - chunks);
+        for (std::size_t c = 0; once && c + 1 < chunks; ++c) {
+          // Chunk c + 1 starts a column where the columns before it hold c + 1 chunks.
+          bool column_start = false;
+          for (std::size_t i = 0, start = 0; i <= o.stride; start += i < full ? k : k - 1, ++i) {
+            column_start = column_start || start == c + 1;
+          }
+          for (std::size_t s = 0; s < strips && !column_start; ++s) {
+            const std::size_t first = s / o.block * o.block;
+            const std::size_t width = strips - first < o.block ? strips - first : o.block;
+            spaced =
+                spaced && where[(c + 1) * strips + s] == where[c * strips + s] + o.stride * width;
+          }
+        }
+        INFO("strips " << strips << ", chunks " << chunks << ", warps " << warps << ": block "
+                       << o.block << ", stride " << o.stride);
+        CHECK(once);
+        CHECK(spaced);
+        CHECK(o.block == (strips < warps ? strips : (warps > 0 ? warps : 1)));
+        CHECK(o.stride >= 1);
+        CHECK(o.stride <= chunks);
+      }
+    }
+  }
 }

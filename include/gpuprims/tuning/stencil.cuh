@@ -149,6 +149,11 @@ struct stencil3d_policy {
   /// Streaming: a strip whose rows lie inside the grid asks the L2 for each plane this many
   /// planes before it loads it (0: never).
   int prefetch = 0;
+  /// Streaming: the warps at work at one time that the order of a grid's strips is planned for
+  /// (0: the device's, its multiprocessors x min_blocks x warps). A strip's next chunk starts about
+  /// that many strips after it, so about when it ends, and finds the planes the two chunks share
+  /// in the L2.
+  int order_warps = 0;
 };
 
 /// The library's 3D stencil policy for code built for `arch`, elements of `element_size` bytes,

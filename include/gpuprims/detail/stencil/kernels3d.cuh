@@ -100,9 +100,58 @@ __host__ __device__ constexpr std::size_t strip3d_tasks_y(std::size_t rows, int 
   return full + (rows - full * static_cast<std::size_t>(strip));
 }
 
+// The order of a grid's full strips (`strips` a layer of planes, x first, down the plane) through
+// its `chunks` chunks of planes. A strip's chunk c + 1 reads the Rad planes on either side of the
+// chunks' boundary, which chunk c reads too: at its end, where chunk c + 1 reads them at its start.
+// So the order puts chunk c + 1 of a strip about `warps` tasks (the warps at work at one time)
+// after chunk c, and chunk c + 1 starts about when chunk c ends, the shared planes still in the L2:
+// - layers of at least `warps` strips: blocks of `warps` strips, each through every chunk in turn
+//   (the last block shorter);
+// - smaller layers: stride = floor(warps / strips) layers side by side, chunks that far apart (0,
+//   K, 2K, ... with K = ceil(chunks / stride), then 1, K + 1, ...; the last stride x K - chunks
+//   columns one chunk shorter). Rounded down, chunk c + 1 starts before chunk c ends: on the H100
+//   (512^3 floats) the star's layers of 508 strips took 4 side by side for its 2112 warps (554 MB
+//   read from DRAM, against 559 with 3, 563 with 5 and 572 with 1, chunk after chunk), the box's
+//   1020 strips 1 for its 1584 warps (556 MB, against 565 with 2).
+// Each output is still computed by one task in one order: the bits do not depend on the order.
+struct strip3d_order {
+  std::size_t block = 1;   ///< strips a block
+  std::size_t stride = 1;  ///< chunks side by side in a block
+
+  __host__ __device__ static strip3d_order plan(std::size_t strips, std::size_t chunks,
+                                                std::size_t warps) {
+    strip3d_order o;
+    if (strips == 0 || chunks == 0) {
+      return o;
+    }
+    warps = warps > 0 ? warps : 1;
+    o.block = strips < warps ? strips : warps;
+    if (strips < warps) {
+      const std::size_t g = warps / strips;
+      o.stride = g < chunks ? g : chunks;
+    }
+    return o;
+  }
+
+  // Task r (< chunks x strips) is strip s of chunk c.
+  __host__ __device__ void locate(std::size_t r, std::size_t strips, std::size_t chunks,
+                                  std::size_t& c, std::size_t& s) const {
+    const std::size_t b = r / (block * chunks), first = b * block;
+    const std::size_t width = strips - first < block ? strips - first : block;
+    const std::size_t rr = r - first * chunks;
+    const std::size_t q = rr / width;  // the chunk's place in the block's order
+    s = first + rr % width;
+    const std::size_t k = (chunks + stride - 1) / stride;     // chunks in a column
+    const std::size_t full = stride - (k * stride - chunks);  // columns of k chunks
+    const std::size_t i = q % stride, j = q / stride;
+    c = i * k - (i > full ? i - full : 0) + j;
+  }
+};
+
 // Every warp takes tasks of a batch of grids in a grid-stride loop: in each grid the single rows of
-// every chunk first, then the full strips along x first, down the plane, then chunks of planes (the
-// warps at work at one time share the rows at their strips' ends through the L2). Single rows keep
+// every chunk first (chunk by chunk), then the full strips in strip3d_order (the warps at work at
+// one time share the rows at their strips' ends, and the planes at their chunks' ends, through the
+// L2). Single rows keep
 // the rows that need the y rule off the full strips, whose registers are sized for rows inside the
 // grid, and are short tasks of their own (when a full strip at the grid's top and bottom marched
 // them one after another, the kernel waited on those strips: docs/stencil.md). Compiled where the
@@ -113,7 +162,8 @@ __global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, true>
     stencil3d_strip_kernel(const T* in, T* out, std::size_t batch, std::size_t depth,
                            std::size_t rows, std::size_t cols, std::size_t in_pitch_y,
                            std::size_t in_pitch_z, std::size_t out_pitch_y, std::size_t out_pitch_z,
-                           std::size_t in_stride, std::size_t out_stride, Weights w, boundary3d b) {
+                           std::size_t in_stride, std::size_t out_stride, Weights w, boundary3d b,
+                           strip3d_order order) {
   wait_for_prior_grids();
   constexpr stencil3d_policy p = stencil3d_policy_here<Tuning, T, Rad, Shape>;
   if constexpr (p.warps == 0) {
@@ -135,9 +185,14 @@ __global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, true>
          t < per_grid * batch; t += warps) {
       const std::size_t g = t / per_grid, r = t % per_grid;
       const bool single = r < singles;
-      const std::size_t span = single ? per_plane - strips_x * full : strips_x * full;
-      const std::size_t c = (single ? r : r - singles) / span;
-      const std::size_t s = (single ? r : r - singles) % span;
+      std::size_t c = 0, s = 0;
+      if (single) {
+        const std::size_t span = per_plane - strips_x * full;
+        c = r / span;
+        s = r % span;
+      } else {
+        order.locate(r - singles, strips_x * full, chunks, c, s);
+      }
       const std::size_t ty = s / strips_x + (single ? full : 0);
       const auto x0 = static_cast<std::int64_t>(s % strips_x * strip_width<T>);
       const auto z0 = static_cast<std::int64_t>(c * chunk);
@@ -189,12 +244,21 @@ cudaError_t launch_stencil3d(const T* in, T* out, std::size_t batch, std::size_t
   const stencil3d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Shape);
   const std::size_t chunks = ceil_div(depth, static_cast<std::size_t>(p.z_chunk)) * batch;
   if (p.warps > 0) {
-    const std::size_t strips = ceil_div(cols, static_cast<std::size_t>(strip_width<T>)) *
-                               strip3d_tasks_y(rows, Rad, p.rows) * chunks;
+    const std::size_t strips_x = ceil_div(cols, static_cast<std::size_t>(strip_width<T>));
+    const std::size_t strips = strips_x * strip3d_tasks_y(rows, Rad, p.rows) * chunks;
+    const auto resident =
+        static_cast<std::size_t>(facts.multiprocessors) *
+        static_cast<std::size_t>(
+            stencil3d_policy_for<Tuning, T, Rad, Shape>(facts.target_arch).min_blocks) *
+        static_cast<std::size_t>(p.warps);
+    const strip3d_order order =
+        strip3d_order::plan(strips_x * strip3d_full(rows, Rad, p.rows),
+                            ceil_div(depth, static_cast<std::size_t>(p.z_chunk)),
+                            p.order_warps > 0 ? static_cast<std::size_t>(p.order_warps) : resident);
     return launch<stencil3d_strip_kernel<Tuning, Rad, Shape, T, Weights>>(
         dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
         dim3(static_cast<unsigned int>(32 * p.warps)), stream, false, in, out, batch, depth, rows,
-        cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z, in_stride, out_stride, w, b);
+        cols, in_pitch_y, in_pitch_z, out_pitch_y, out_pitch_z, in_stride, out_stride, w, b, order);
   }
   const std::size_t columns = ceil_div(cols, static_cast<std::size_t>(p.block_x)) *
                               ceil_div(rows, static_cast<std::size_t>(p.block_y * p.items_y)) *
