@@ -275,6 +275,9 @@ void register_stencil3d(const options& opt) {
   variant(star_t{}, "strips_4w_4r_min4_chunk_order", fixed_strip3d_tuning<4, 4, 32, 4, 0, 508>{});
   variant(star_t{}, "strips_4w_4r_min4_order1524", fixed_strip3d_tuning<4, 4, 32, 4, 0, 1524>{});
   variant(star_t{}, "strips_4w_4r_min4_order2540", fixed_strip3d_tuning<4, 4, 32, 4, 0, 2540>{});
+  variant(star_t{}, "strips_4w_4r_min4_z16", fixed_strip3d_tuning<4, 4, 16, 4>{});
+  variant(star_t{}, "strips_4w_4r_min4_z24", fixed_strip3d_tuning<4, 4, 24, 4>{});
+  variant(star_t{}, "strips_4w_4r_min4_z48", fixed_strip3d_tuning<4, 4, 48, 4>{});
   variant(box_t{}, "strips_4w_2r_min3_chunk_order", fixed_strip3d_tuning<4, 2, 32, 3, 2, 1020>{});
   variant(box_t{}, "strips_4w_2r_min3_order700", fixed_strip3d_tuning<4, 2, 32, 3, 2, 700>{});
   variant(box_t{}, "strips_4w_2r_min3_order2040", fixed_strip3d_tuning<4, 2, 32, 3, 2, 2040>{});
