@@ -52,10 +52,13 @@ stencil3d_weights<float, 1> some_weights3d() {
   return w;
 }
 
+// A random grid of depth x side x side floats into a scratch grid: side is the first argument,
+// depth the second where the family has one (else side); run(in, out, depth, side, stream).
 template <class Run>
-void grid3d_bench(benchmark::State& state, Run run) {
+void grid3d_bench(benchmark::State& state, bool with_depth, Run run) {
   const auto side = static_cast<std::size_t>(state.range(0));
-  const std::size_t n = side * side * side;
+  const auto depth = with_depth ? static_cast<std::size_t>(state.range(1)) : side;
+  const std::size_t n = side * side * depth;
   random_buffer in(n * 4, 37);
   device_scratch out(n * 4);
   if (!in.ok() || out.p == nullptr) {
@@ -63,26 +66,30 @@ void grid3d_bench(benchmark::State& state, Run run) {
     return;
   }
   time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
-    skip_on_error(state, run(in.as<float>(), static_cast<float*>(out.p), side, s));
+    skip_on_error(state, run(in.as<float>(), static_cast<float*>(out.p), depth, side, s));
   });
 }
 
-template <stencil_shape Shape, class Tuning = stencil3d_tuning>
+template <stencil_shape Shape, class Tuning = stencil3d_tuning, bool WithDepth = false>
 void stencil3d_bench(benchmark::State& state) {
-  grid3d_bench(state, [](const float* in, float* out, std::size_t side, cudaStream_t s) {
-    return apply_stencil3d<1, Shape, Tuning>(in, out, side, side, side, side, side * side, side,
-                                             side * side, some_weights3d(), boundary::periodic(),
-                                             s);
-  });
+  grid3d_bench(
+      state, WithDepth,
+      [](const float* in, float* out, std::size_t depth, std::size_t side, cudaStream_t s) {
+        return apply_stencil3d<1, Shape, Tuning>(in, out, depth, side, side, side, side * side,
+                                                 side, side * side, some_weights3d(),
+                                                 boundary::periodic(), s);
+      });
 }
 
 template <stencil_shape Shape, ladder::stencil3d_rung Rung>
 void rung3d_bench(benchmark::State& state) {
-  grid3d_bench(state, [](const float* in, float* out, std::size_t side, cudaStream_t s) {
-    return ladder::apply_stencil3d<1, Shape, Rung>(in, out, side, side, side, side, side * side,
-                                                   side, side * side, some_weights3d(),
-                                                   boundary::periodic(), s);
-  });
+  grid3d_bench(
+      state, false,
+      [](const float* in, float* out, std::size_t depth, std::size_t side, cudaStream_t s) {
+        return ladder::apply_stencil3d<1, Shape, Rung>(in, out, depth, side, side, side,
+                                                       side * side, side, side * side,
+                                                       some_weights3d(), boundary::periodic(), s);
+      });
 }
 
 void copy_grid3d_bench(benchmark::State& state) {
@@ -90,27 +97,8 @@ void copy_grid3d_bench(benchmark::State& state) {
   time_input_copy<float>(state, side * side * side);
 }
 
-// Family "stencil3d_7pt_flat" (--full): the 7-point star over side x side x depth floats
+// Family "stencil3d_7pt_flat" (--full): the 7-point star over depth x side x side floats
 // (periodic), planes with more strips than an H100's warps at work.
-template <class Tuning = stencil3d_tuning>
-void flat3d_bench(benchmark::State& state) {
-  const auto side = static_cast<std::size_t>(state.range(0));
-  const auto depth = static_cast<std::size_t>(state.range(1));
-  const std::size_t n = side * side * depth;
-  random_buffer in(n * 4, 43);
-  device_scratch out(n * 4);
-  if (!in.ok() || out.p == nullptr) {
-    state.SkipWithError("allocation failed");
-    return;
-  }
-  time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
-    skip_on_error(
-        state, apply_stencil3d<1, stencil_shape::star, Tuning>(
-                   in.as<float>(), static_cast<float*>(out.p), depth, side, side, side, side * side,
-                   side, side * side, some_weights3d(), boundary::periodic(), s));
-  });
-}
-
 void copy_flat3d_bench(benchmark::State& state) {
   time_input_copy<float>(
       state, static_cast<std::size_t>(state.range(0) * state.range(0) * state.range(1)));
@@ -287,10 +275,11 @@ void register_stencil3d(const options& opt) {
   const arg_list flat = {{2048, 64}};
   add(opt, "stencil3d_7pt_flat", "cudaMemcpyAsync", role::baseline, copy_flat3d_bench, flat,
       {"side", "depth"});
-  add(opt, "stencil3d_7pt_flat", "gpuprims::apply_stencil3d", role::default_, flat3d_bench<>, flat,
-      {"side", "depth"});
+  add(opt, "stencil3d_7pt_flat", "gpuprims::apply_stencil3d", role::default_,
+      stencil3d_bench<stencil_shape::star, stencil3d_tuning, true>, flat, {"side", "depth"});
   add(opt, "stencil3d_7pt_flat", "strips_4w_4r_min4_chunk_order", role::variant,
-      flat3d_bench<fixed_strip3d_tuning<4, 4, 32, 4, 0, 16 * 511>>, flat, {"side", "depth"});
+      stencil3d_bench<stencil_shape::star, fixed_strip3d_tuning<4, 4, 32, 4, 0, 16 * 511>, true>,
+      flat, {"side", "depth"});
   variant(box_t{}, "ring_tile_32x4x4_min4", fixed_stencil3d_tuning<32, 4, 4, 64, 4>{});
 }
 
