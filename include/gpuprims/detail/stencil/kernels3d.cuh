@@ -151,11 +151,10 @@ struct strip3d_order {
 // Every warp takes tasks of a batch of grids in a grid-stride loop: in each grid the single rows of
 // every chunk first (chunk by chunk), then the full strips in strip3d_order (the warps at work at
 // one time share the rows at their strips' ends, and the planes at their chunks' ends, through the
-// L2). Single rows keep
-// the rows that need the y rule off the full strips, whose registers are sized for rows inside the
-// grid, and are short tasks of their own (when a full strip at the grid's top and bottom marched
-// them one after another, the kernel waited on those strips: docs/stencil.md). Compiled where the
-// policy streams; elsewhere never launched.
+// L2). Single rows keep the rows that need the y rule off the full strips, whose registers are
+// sized for rows inside the grid, and are short tasks of their own (when a full strip at the
+// grid's top and bottom marched them one after another, the kernel waited on those strips:
+// docs/stencil.md). Compiled where the policy streams; elsewhere never launched.
 template <class Tuning, int Rad, stencil_shape Shape, class T, class Weights>
 __global__ void __launch_bounds__(stencil3d_threads<Tuning, T, Rad, Shape, true>,
                                   stencil3d_min_blocks<Tuning, T, Rad, Shape, true>)
