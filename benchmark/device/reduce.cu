@@ -4,7 +4,8 @@
 // written: the bandwidth a pass can reach). Bytes counted for the reductions: the input, read once.
 // The default with a launch for every pass (no pass finished by its last block) beside it. With
 // --full: more sizes, the max family, the same passes launched without programmatic dependent
-// launch or without the early start of the next pass, and other tile shapes below and above 8 MiB.
+// launch or without the early start of the next pass, other tile shapes below and above 8 MiB,
+// and the launch floor at 2^16 and 2^20 (an empty kernel; the small tiles read, nothing summed).
 #include <gpuprims/device/reduce.cuh>
 
 #include "../reduce_families.cuh"
@@ -64,6 +65,59 @@ struct large_shape_tuning {
   }
 };
 
+// The launch floor under the same timing: a kernel that reads nothing, and one whose blocks read
+// the default's small tiles (256 threads x 8 16-byte words, 32 KiB) and keep the sum in a register
+// (one store that never happens keeps the loads): a reduction of n items costs at least the
+// second, and no call in this harness costs less than the first.
+__global__ void empty_kernel() { detail::wait_for_prior_grids(); }
+
+__global__ void __launch_bounds__(256)
+    read_tiles_kernel(const float4* in, std::size_t words, float* out) {
+  detail::wait_for_prior_grids();
+  float sum = 0;
+  const std::size_t first = blockIdx.x * std::size_t{256 * 8} + threadIdx.x;
+  float4 v[8];
+#pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    const std::size_t i = first + std::size_t{256} * k;
+    v[k] = i < words ? in[i] : float4{0, 0, 0, 0};
+  }
+#pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    sum += v[k].x + v[k].y + v[k].z + v[k].w;
+  }
+  if (sum == -1.0f) {  // random inputs: practically never
+    out[0] = sum;
+  }
+}
+
+// Launched as the library launches (programmatic dependent launch where the device has it), or
+// plainly.
+template <bool Read, bool Dependent>
+void launch_floor_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  random_buffer in(n * sizeof(float), 31);
+  random_buffer out(sizeof(float), 33);
+  detail::device_facts facts;
+  if (!in.ok() || !out.ok() || detail::current_device_facts(facts) != cudaSuccess) {
+    state.SkipWithError("allocation or device query failed");
+    return;
+  }
+  const bool dependent = detail::dependent_launch(Dependent, facts);
+  const std::size_t words = n / 4;
+  const auto blocks = static_cast<unsigned int>(detail::ceil_div(words, 256 * 8));
+  time_launches(state, n * sizeof(float), [&](cudaStream_t stream) {
+    if constexpr (Read) {
+      skip_on_error(
+          state, detail::launch<read_tiles_kernel>(dim3(blocks), dim3(256), stream, dependent,
+                                                   reinterpret_cast<const float4*>(in.as<float>()),
+                                                   words, out.as<float>()));
+    } else {
+      skip_on_error(state, detail::launch<empty_kernel>(dim3(1), dim3(32), stream, dependent));
+    }
+  });
+}
+
 template <class Op>
 void reduce_no_workspace_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -120,6 +174,12 @@ void register_reduce(const options& opt) {
         reduce_default_bench<float, small_shape_tuning<512, 4>>, small, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_small_128x4", role::variant,
         reduce_default_bench<float, small_shape_tuning<128, 4>>, small, {"n"});
+    add(opt, "reduce_float", "floor: an empty kernel", role::variant,
+        launch_floor_bench<false, true>, small, {"n"});
+    add(opt, "reduce_float", "floor: an empty kernel, plain launch", role::variant,
+        launch_floor_bench<false, false>, small, {"n"});
+    add(opt, "reduce_float", "floor: the tiles read, no sum", role::variant,
+        launch_floor_bench<true, true>, small, {"n"});
     add(opt, "reduce_float_max", "cub::DeviceReduce::Max", role::baseline,
         cub_reduce_bench<float, cub_reduce::max>, sizes, {"n"});
     add(opt, "reduce_float_max", "gpuprims::reduce", role::default_,
