@@ -115,13 +115,14 @@ struct fixed_fused3d_tuning {
 
 // apply_stencil3d_fused's streaming: Warps warps of Rows rows a lane, a ring of Ring input planes,
 // chunks of ZChunk planes, registers for MinBlocks blocks an SM (the library's shared rings near a
-// non-periodic z boundary). One step too runs the fused kernels, which the variant measures.
+// non-periodic z boundary), the ring's rows read first for the star as the library reads them.
+// One step too runs the fused kernels, which the variant measures.
 template <int Warps, int Rows, int Ring, int ZChunk, int MinBlocks>
 struct fixed_fused_strip3d_tuning : stencil3d_fused_tuning {
   static constexpr bool one_step_by_stencil3d = false;
   __host__ __device__ static constexpr stencil3d_fused_strip_policy strip(int, std::size_t, int,
-                                                                          bool, int) {
-    return {Warps, Rows, Ring, ZChunk, MinBlocks};
+                                                                          bool box, int) {
+    return {Warps, Rows, Ring, ZChunk, MinBlocks, !box};
   }
 };
 

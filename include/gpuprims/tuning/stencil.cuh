@@ -339,13 +339,17 @@ struct stencil3d_fused_policy {
 /// warps x rows rows tall, marching along z through chunks of `z_chunk` planes; input planes are
 /// copied into a shared ring of `ring` planes (ring - 1 in flight); every step's planes stay in
 /// registers, its newest plane also in shared memory for the rows above and below. Registers for
-/// `min_blocks` blocks an SM. rows == 0: the shared rings of stencil3d_fused_policy.
+/// `min_blocks` blocks an SM. rows == 0: the shared rings of stencil3d_fused_policy. After each
+/// plane's barrier, `rows_first` reads the plane's rows from the ring before issuing the next
+/// plane's copies (so the copies' instructions cover the shared loads' latency); otherwise the
+/// copies go first.
 struct stencil3d_fused_strip_policy {
   int warps;
   int rows;
   int ring;
   int z_chunk;
   int min_blocks;
+  bool rows_first = false;
 };
 
 /// The library's fused 3D stencil policy for code built for `arch`, elements of `element_size`
@@ -409,10 +413,14 @@ struct stencil3d_fused_tuning {
     // chunks of 43 607-608 / 853-855, 47 600-603 / 854-857, 64 625-628 / 871-872, 74 628-630 /
     // 866, 86 640-641 / 892-893, 128 682-684 / 907-909; the same order on an H200. At 4 steps 64
     // stayed: 1039-1045 / 1583-1596 against 1049 / 1636-1637 with 47 and 1034-1037 / 1600-1603
-    // with 74.
+    // with 74. The star reads each plane's rows first: on the H100 (512^3 floats, three runs
+    // alternating two builds, thirtieth session) 2 steps 575.6-582.4 us against 600.3-603.6 with
+    // the copies first, 4 steps 1020.7-1025.9 against 1042.9-1043.5. The box keeps the copies
+    // first: rows first it ran 859.6-865.4 against 854.7-861.9 (2 steps) and 1654.9-1659.5 against
+    // 1583.3-1593.6 (4 steps).
     const int vector = static_cast<int>(16 / element_size);
     const bool shallow = steps * radius <= 2;
-    stencil3d_fused_strip_policy p{16, 2, shallow ? 6 : 4, shallow ? 47 : 64, 1};
+    stencil3d_fused_strip_policy p{16, 2, shallow ? 6 : 4, shallow ? 47 : 64, 1, !box};
     const int kept = (box ? 2 * radius + 1 : 2 * radius) * p.rows * vector * steps;
     const int words = kept + (p.rows + 2 * radius) * vector + p.rows * vector;
     if (words > 120 || steps * radius > 8 || (box && radius > 1)) {

@@ -373,12 +373,8 @@ __global__ void __launch_bounds__(fused_strip3d_threads<Tuning, T, Rad, Shape, S
       for (std::int64_t u = first_u; u < end_u; ++u) {
         arch::async_copy_wait<Ring - 2>();  // this thread's copies of plane u have landed
         __syncthreads();                    // and everyone's; plane u - 1's slot is free
-        // The star reads plane u's rows first, so that the copies' instructions cover the shared
-        // loads' latency: on the H100 (512^3 floats, three runs alternating two builds, thirtieth
-        // session) 2 steps 575.6-582.4 us against 600.3-603.6 copies first, 4 steps 1020.7-1025.9
-        // against 1042.9-1043.5. The box keeps the copies first: reading first it ran 859.6-865.4
-        // against 854.7-861.9 (2 steps) and 1654.9-1659.5 against 1583.3-1593.6 (4 steps).
-        constexpr bool rows_first = Shape == stencil_shape::star;
+        // The policy's order: plane u's rows first, or the copies of plane u + Ring - 1.
+        constexpr bool rows_first = p.rows_first;
         if constexpr (!rows_first) {
           fetch(u + Ring - 1, slot == 0 ? Ring - 1 : slot - 1);
         }
