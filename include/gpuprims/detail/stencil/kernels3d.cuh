@@ -240,19 +240,18 @@ cudaError_t launch_stencil3d(const T* in, T* out, std::size_t batch, std::size_t
                              const Weights& w, const boundary3d& b, cudaStream_t stream) {
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
-  const stencil3d_policy p = Tuning::select(facts.target_arch, sizeof(T), Rad, Shape);
-  const std::size_t chunks = ceil_div(depth, static_cast<std::size_t>(p.z_chunk)) * batch;
+  // The policy the kernels compile (min_blocks capped by the target).
+  const stencil3d_policy p = stencil3d_policy_for<Tuning, T, Rad, Shape>(facts.target_arch);
+  const std::size_t grid_chunks = ceil_div(depth, static_cast<std::size_t>(p.z_chunk));
+  const std::size_t chunks = grid_chunks * batch;
   if (p.warps > 0) {
     const std::size_t strips_x = ceil_div(cols, static_cast<std::size_t>(strip_width<T>));
     const std::size_t strips = strips_x * strip3d_tasks_y(rows, Rad, p.rows) * chunks;
-    const auto resident =
-        static_cast<std::size_t>(facts.multiprocessors) *
-        static_cast<std::size_t>(
-            stencil3d_policy_for<Tuning, T, Rad, Shape>(facts.target_arch).min_blocks) *
-        static_cast<std::size_t>(p.warps);
+    const std::size_t resident = static_cast<std::size_t>(facts.multiprocessors) *
+                                 static_cast<std::size_t>(p.min_blocks) *
+                                 static_cast<std::size_t>(p.warps);
     const strip3d_order order =
-        strip3d_order::plan(strips_x * strip3d_full(rows, Rad, p.rows),
-                            ceil_div(depth, static_cast<std::size_t>(p.z_chunk)),
+        strip3d_order::plan(strips_x * strip3d_full(rows, Rad, p.rows), grid_chunks,
                             p.order_warps > 0 ? static_cast<std::size_t>(p.order_warps) : resident);
     return launch<stencil3d_strip_kernel<Tuning, Rad, Shape, T, Weights>>(
         dim3(grid_x(ceil_div(strips, static_cast<std::size_t>(p.warps)))),
