@@ -92,16 +92,12 @@ void rung3d_bench(benchmark::State& state) {
       });
 }
 
+// A cudaMemcpyAsync of the grid grid3d_bench gives the stencil (the same arguments).
+template <bool WithDepth = false>
 void copy_grid3d_bench(benchmark::State& state) {
   const auto side = static_cast<std::size_t>(state.range(0));
-  time_input_copy<float>(state, side * side * side);
-}
-
-// Family "stencil3d_7pt_flat" (--full): the 7-point star over depth x side x side floats
-// (periodic), planes with more strips than an H100's warps at work.
-void copy_flat3d_bench(benchmark::State& state) {
-  time_input_copy<float>(
-      state, static_cast<std::size_t>(state.range(0) * state.range(0) * state.range(1)));
+  const auto depth = WithDepth ? static_cast<std::size_t>(state.range(1)) : side;
+  time_input_copy<float>(state, side * side * depth);
 }
 
 // A fused policy: BlockY rows of 32 threads, spans of SpanX x SpanY, chunks of ZChunk planes,
@@ -167,7 +163,7 @@ void add_fused3d_family(const options& opt) {
                                                : "stencil3d_fused_27pt_steps") +
       std::to_string(Steps);
   const arg_list sizes = each({512});
-  add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid3d_bench, sizes, {"side"});
+  add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid3d_bench<>, sizes, {"side"});
   add(opt, family, "apply_stencil3d x steps", role::baseline,
       [](benchmark::State& state) { stencil3d_steps_bench<Shape, Steps>(state, false); }, sizes,
       {"side"});
@@ -207,7 +203,7 @@ void add_fused3d_family(const options& opt) {
 void register_stencil3d(const options& opt) {
   const arg_list sizes = each({512});
   for (const char* family : {"stencil3d_7pt", "stencil3d_27pt"}) {
-    add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid3d_bench, sizes, {"side"});
+    add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid3d_bench<>, sizes, {"side"});
   }
   add(opt, "stencil3d_7pt", "naive", role::baseline,
       rung3d_bench<stencil_shape::star, ladder::stencil3d_rung::naive>, sizes, {"side"});
@@ -272,9 +268,10 @@ void register_stencil3d(const options& opt) {
   variant(box_t{}, "strips_4w_2r_min3_order2040", fixed_strip3d_tuning<4, 2, 32, 3, 2, 2040>{});
   variant(box_t{}, "strips_4w_2r_min3_order3060", fixed_strip3d_tuning<4, 2, 32, 3, 2, 3060>{});
   variant(star_t{}, "ring_tile_32x4x4_min8", fixed_stencil3d_tuning<32, 4, 4, 64, 8>{});
-  // 2048^2 planes: 16 x 511 strips a layer, more than the warps at work (blocks of strips).
+  // Family "stencil3d_7pt_flat": the 7-point star over 64 planes of 2048^2 floats (periodic), 16 x
+  // 511 strips a layer, more than an H100's warps at work (blocks of strips).
   const arg_list flat = {{2048, 64}};
-  add(opt, "stencil3d_7pt_flat", "cudaMemcpyAsync", role::baseline, copy_flat3d_bench, flat,
+  add(opt, "stencil3d_7pt_flat", "cudaMemcpyAsync", role::baseline, copy_grid3d_bench<true>, flat,
       {"side", "depth"});
   add(opt, "stencil3d_7pt_flat", "gpuprims::apply_stencil3d", role::default_,
       stencil3d_bench<stencil_shape::star, stencil3d_tuning, true>, flat, {"side", "depth"});
