@@ -31,10 +31,29 @@ def spec(name):
     return "".join("\\" + c if c in '\\,[]"~*' else c for c in name)
 
 
+SECTION_LINE = r'^  SECTION\("((?:[^"\\]|\\.)*)"\)'
+
+
+def helper_sections(text):
+    """{name: [sections]} of the functions defined at column 0 (signature on one line) whose bodies
+    hold top-level SECTIONs, all named by string literals: a helper that every type's test case
+    calls (Catch2 runs a section wherever it is reached from)."""
+    out = {}
+    for m in re.finditer(r"^[A-Za-z_][^\n(;]*?\b(\w+)\([^)\n]*\)\s*\{\n(.*?)^\}", text, re.M | re.S):
+        if "TEST_CASE" in m.group(1) or "SECTION" in m.group(1):
+            continue
+        names = re.findall(SECTION_LINE, m.group(2), re.M)
+        if names and len(names) == len(re.findall(r"^  \w*SECTION\w*\(", m.group(2), re.M)):
+            out[m.group(1)] = names
+    return out
+
+
 def test_cases(source):
     """(name, template, [top-level sections]) of each test case in `source` not tagged large/slow;
-    None where some test case's name or tags are not string literals (read by pattern)."""
+    None where some test case's name or tags are not string literals (read by pattern). A test
+    case's sections include those of the helpers (helper_sections) its body calls at top level."""
     text = open(source).read()
+    helpers = helper_sections(text)
     heads = list(re.finditer(
         r'^(TEMPLATE_)?TEST_CASE\("((?:[^"\\]|\\.)*)",\s*"([^"]*)"', text, re.M))
     if len(heads) != len(re.findall(r"^\w*TEST_CASE\w*\(", text, re.M)):
@@ -44,9 +63,12 @@ def test_cases(source):
         if any(tag in m.group(3) for tag in SKIP_TAGS):
             continue
         body = text[m.end():heads[i + 1].start() if i + 1 < len(heads) else len(text)]
-        sections = re.findall(r'^  SECTION\("((?:[^"\\]|\\.)*)"\)', body, re.M)
+        sections = re.findall(SECTION_LINE, body, re.M)
         if len(sections) != len(re.findall(r"^  \w*SECTION\w*\(", body, re.M)):
             sections = []  # a section named at run time: the test case whole
+        else:
+            for call in re.findall(r"^  (\w+)(?:<[^;\n]*>)?\(", body, re.M):
+                sections += helpers.get(call, [])
         cases.append((m.group(2), m.group(1) is not None, sections))
     return cases
 

@@ -323,25 +323,45 @@ void check_every_type() {
   const auto unit = [&g] { return static_cast<float>(static_cast<int>(g() % 7) - 3); };
   const auto real = [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); };
   const auto real_float = [&g] { return std::uniform_real_distribution<float>(0, 1)(g); };
-  check_sizes<Tuning, std::int32_t>("int32 plus", std::int32_t{7}, gpuprims::plus<std::int32_t>{},
-                                    small_int);
-  check_sizes<Tuning, std::uint32_t>("uint32 max", std::uint32_t{3},
-                                     gpuprims::maximum<std::uint32_t>{},
-                                     [&g] { return static_cast<std::uint32_t>(g()); });
-  check_sizes<Tuning, std::int64_t>("int64 plus", std::int64_t{-5}, gpuprims::plus<std::int64_t>{},
-                                    [&g] { return static_cast<std::int64_t>(g() >> 20); });
-  check_sizes<Tuning, float>("integer-valued float plus", 2.0f, gpuprims::plus<float>{}, unit);
-  check_sizes<Tuning, float>("float plus (the order's bits)", 0.5f, gpuprims::plus<float>{},
-                             real_float);
-  check_sizes<Tuning, double>("double plus", 0.25, gpuprims::plus<double>{}, real);
-  check_sizes<Tuning, affine>("affine (not commutative)", affine{3, 1}, affine_op{}, [&g] {
-    return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
-  });
-  check_sizes<Tuning, std::int8_t>("int8 into int64", std::int64_t{0},
-                                   gpuprims::plus<std::int64_t>{},
-                                   [&g] { return static_cast<std::int8_t>(g() % 255 - 127); });
-  check_sizes<Tuning, __half>("half into float", 1.0f, gpuprims::plus<float>{},
-                              [&g] { return __float2half(static_cast<float>(g() % 9) - 4); });
+  // A section a type: sanitizer runs take each as its own process (scripts/sanitizer_jobs.py).
+  SECTION("int32 plus") {
+    check_sizes<Tuning, std::int32_t>("int32 plus", std::int32_t{7}, gpuprims::plus<std::int32_t>{},
+                                      small_int);
+  }
+  SECTION("uint32 max") {
+    check_sizes<Tuning, std::uint32_t>("uint32 max", std::uint32_t{3},
+                                       gpuprims::maximum<std::uint32_t>{},
+                                       [&g] { return static_cast<std::uint32_t>(g()); });
+  }
+  SECTION("int64 plus") {
+    check_sizes<Tuning, std::int64_t>("int64 plus", std::int64_t{-5},
+                                      gpuprims::plus<std::int64_t>{},
+                                      [&g] { return static_cast<std::int64_t>(g() >> 20); });
+  }
+  SECTION("integer-valued float plus") {
+    check_sizes<Tuning, float>("integer-valued float plus", 2.0f, gpuprims::plus<float>{}, unit);
+  }
+  SECTION("float plus") {
+    check_sizes<Tuning, float>("float plus (the order's bits)", 0.5f, gpuprims::plus<float>{},
+                               real_float);
+  }
+  SECTION("double plus") {
+    check_sizes<Tuning, double>("double plus", 0.25, gpuprims::plus<double>{}, real);
+  }
+  SECTION("affine") {
+    check_sizes<Tuning, affine>("affine (not commutative)", affine{3, 1}, affine_op{}, [&g] {
+      return affine{static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
+    });
+  }
+  SECTION("int8 into int64") {
+    check_sizes<Tuning, std::int8_t>("int8 into int64", std::int64_t{0},
+                                     gpuprims::plus<std::int64_t>{},
+                                     [&g] { return static_cast<std::int8_t>(g() % 255 - 127); });
+  }
+  SECTION("half into float") {
+    check_sizes<Tuning, __half>("half into float", 1.0f, gpuprims::plus<float>{},
+                                [&g] { return __float2half(static_cast<float>(g() % 9) - 4); });
+  }
 }
 
 }  // namespace
@@ -370,12 +390,14 @@ TEST_CASE("scans with the other kind of tile (staged or in registers) give the s
 TEMPLATE_TEST_CASE("scans with one-warp tiles cross many chunks and the look-back window",
                    "[scan][gpu]", one_warp_tuning_of<false>, one_warp_tuning_of<true>) {
   check_every_type<TestType>();
-  std::mt19937_64& g = rng();
-  const auto real_float = [&g] { return std::uniform_real_distribution<float>(0, 1)(g); };
-  // 40 and 70 chunks of 32 tiles (128 floats, 64 doubles): the window of 32 chunks slides.
-  for (std::size_t n : {std::size_t{40} * 32 * 128 + 5, std::size_t{70} * 32 * 128}) {
-    check_scan<TestType, float>("float plus", n, 0.5f, gpuprims::plus<float>{}, real_float);
-    check_scan<TestType, double>("double plus", n, 0.0, gpuprims::plus<double>{}, real_float);
+  SECTION("the window slides") {
+    std::mt19937_64& g = rng();
+    const auto real_float = [&g] { return std::uniform_real_distribution<float>(0, 1)(g); };
+    // 40 and 70 chunks of 32 tiles (128 floats, 64 doubles): the window of 32 chunks slides.
+    for (std::size_t n : {std::size_t{40} * 32 * 128 + 5, std::size_t{70} * 32 * 128}) {
+      check_scan<TestType, float>("float plus", n, 0.5f, gpuprims::plus<float>{}, real_float);
+      check_scan<TestType, double>("double plus", n, 0.0, gpuprims::plus<double>{}, real_float);
+    }
   }
 }
 

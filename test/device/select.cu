@@ -231,20 +231,33 @@ namespace {
 template <class Tuning>
 void check_every_type() {
   std::mt19937_64& g = rng();
-  check_type<Tuning, std::int32_t>("int32", above<std::int32_t>{0},
-                                   [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; });
-  check_type<Tuning, float>("float", above<float>{0.7f},
-                            [&g] { return std::uniform_real_distribution<float>(0, 1)(g); });
-  check_type<Tuning, std::int8_t>("int8", above<std::int8_t>{-64},
-                                  [&g] { return static_cast<std::int8_t>(g() % 255 - 127); });
-  check_type<Tuning, double>("double", above<double>{0.1},
-                             [&g] { return std::uniform_real_distribution<double>(0, 1)(g); });
-  check_type<Tuning, std::int64_t>("int64", above<std::int64_t>{1 << 20},
-                                   [&g] { return static_cast<std::int64_t>(g() >> 40); });
-  check_type<Tuning, triple>("12-byte struct", odd_triple{}, [&g] {
-    return triple{static_cast<std::int32_t>(g()), static_cast<std::int32_t>(g()),
-                  static_cast<std::int32_t>(g())};
-  });
+  // A section a type: sanitizer runs take each as its own process (scripts/sanitizer_jobs.py).
+  SECTION("int32") {
+    check_type<Tuning, std::int32_t>("int32", above<std::int32_t>{0},
+                                     [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; });
+  }
+  SECTION("float") {
+    check_type<Tuning, float>("float", above<float>{0.7f},
+                              [&g] { return std::uniform_real_distribution<float>(0, 1)(g); });
+  }
+  SECTION("int8") {
+    check_type<Tuning, std::int8_t>("int8", above<std::int8_t>{-64},
+                                    [&g] { return static_cast<std::int8_t>(g() % 255 - 127); });
+  }
+  SECTION("double") {
+    check_type<Tuning, double>("double", above<double>{0.1},
+                               [&g] { return std::uniform_real_distribution<double>(0, 1)(g); });
+  }
+  SECTION("int64") {
+    check_type<Tuning, std::int64_t>("int64", above<std::int64_t>{1 << 20},
+                                     [&g] { return static_cast<std::int64_t>(g() >> 40); });
+  }
+  SECTION("12-byte struct") {
+    check_type<Tuning, triple>("12-byte struct", odd_triple{}, [&g] {
+      return triple{static_cast<std::int32_t>(g()), static_cast<std::int32_t>(g()),
+                    static_cast<std::int32_t>(g())};
+    });
+  }
 }
 
 }  // namespace
