@@ -35,6 +35,16 @@ struct late_next_pass_tuning {
   }
 };
 
+// The default's policy with the pass that writes the result not letting the next kernel in early:
+// the difference is what that overlap buys a batch of calls.
+struct last_pass_waits_tuning {
+  __host__ __device__ static constexpr reduce_policy select(int arch) {
+    reduce_policy p = reduce_tuning::select(arch);
+    p.last_pass_signals = false;
+    return p;
+  }
+};
+
 // The default's policy with every pass launched (the final one too) instead of the last pass run by
 // the last block of the one before: the difference is what the saved launch buys.
 struct separate_final_pass_tuning {
@@ -154,6 +164,8 @@ void register_reduce(const options& opt) {
         reduce_default_bench<float, plain_launch_tuning>, sizes, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_late_next_pass", role::variant,
         reduce_default_bench<float, late_next_pass_tuning>, sizes, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_last_pass_waits", role::variant,
+        reduce_default_bench<float, last_pass_waits_tuning>, sizes, {"n"});
     const arg_list large = each({std::int64_t{1} << 24, std::int64_t{1} << 28});
     add(opt, "reduce_float", "gpuprims::reduce_large_256x4", role::variant,
         reduce_default_bench<float, large_shape_tuning<256, 4>>, large, {"n"});

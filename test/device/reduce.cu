@@ -45,6 +45,16 @@ struct early_next_pass_tuning {
   }
 };
 
+// The library's policy with no pass letting the next kernel in early (the last one neither).
+struct no_early_start_tuning {
+  __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
+    gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
+    p.early_next_pass_max_tiles = 0;
+    p.last_pass_signals = false;
+    return p;
+  }
+};
+
 // The library's policy with at most three blocks per launch (each loops over many tiles): the
 // order, and so the bits, must not change.
 struct three_blocks_tuning {
@@ -246,6 +256,9 @@ TEST_CASE("gpuprims::reduce runs a caller's tuning", "[reduce][gpu]") {
   check_sizes<float>(
       "float plus, next pass early", 0.0f, gpuprims::plus<float>{},
       [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); }, early_next_pass_tuning{});
+  check_sizes<float>(
+      "float plus, no early start", 0.0f, gpuprims::plus<float>{},
+      [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); }, no_early_start_tuning{});
 }
 
 TEST_CASE("gpuprims::reduce without init starts from the operator's identity", "[reduce][gpu]") {

@@ -35,6 +35,10 @@ struct reduce_policy {
   /// itself: one launch fewer, the same bits. Only passes of the `small` shape (the large kernel
   /// carries none of it), for accumulators that load as 16-byte words. 0: every pass is launched.
   std::size_t last_block_finishes_max_tiles = 0;
+  /// With dependent launch: the pass that writes the result lets the stream's next kernel be
+  /// scheduled as its blocks start (that kernel still waits for this one's memory, as every kernel
+  /// launched dependent must).
+  bool last_pass_signals = false;
 };
 
 /// The library's reduce policy for code built for `arch` (compute capability x 10): the same for
@@ -63,6 +67,13 @@ struct reduce_tuning {
     // tiles) 6.8-7.0 / 6.4 / 6.3-6.4; 2^22 (512) 7.6-7.8 / - / 9.0-9.4; 2^23 11.3 / - / 13.3:
     // past a wave of blocks, every block's release of its mark costs more than the launch saved.
     p.last_block_finishes_max_tiles = 256;
+    // The pass that writes the result lets the next kernel in as it starts (in a batch of calls,
+    // the next call's first pass). Measured as a variant against the default without it, one
+    // binary, 3 runs on the H100 (2026-11-27), us: 25.89-26.18 against 26.39-26.52 at 2^24 floats,
+    // 4.96-4.98 against 5.00-5.02 at 2^20; 2^28 and 2^30 within the runs' spread. The benchmark
+    // keeps the old default as reduce_float/gpuprims::reduce_last_pass_waits. The last 1024 or 4096
+    // blocks of the larger passes signalling the same way bought nothing at 2^28 (notes/reduce.md).
+    p.last_pass_signals = true;
     return p;
   }
 };

@@ -97,12 +97,14 @@ __device__ void reduce_finish_in_block(typename BlockStep::storage& storage, con
 
 // One pass. With `final_pass` there is one tile and its block writes *out = op(init, total);
 // otherwise the block of tile p writes out[p] (and, with finish.marks, the last block finishes).
+// With `signal_next` every block lets the stream's next kernel be scheduled as it starts (that
+// kernel still waits for this one's memory).
 // Nothing else is kept between launches: no counter, no flag, so a workspace needs no preparation
 // and a launch that died leaves nothing that misleads the next.
 template <class Tuning, bool Large, class T, class Op, class Item>
 __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads)
     reduce_pass_kernel(const Item* __restrict__ in, std::size_t n, T* __restrict__ out, T init,
-                       Op op, bool final_pass, bool early_next_pass, reduce_finish<T> finish) {
+                       Op op, bool final_pass, bool signal_next, reduce_finish<T> finish) {
   constexpr reduce_shape shape = reduce_shape_here<Tuning, Large>;
   constexpr int threads = shape.block_threads;
   static_assert(threads % 32 == 0 && threads <= 1024,
@@ -112,7 +114,7 @@ __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads
   using block_step = block_reduce_warp_shuffle<threads, T>;
   __shared__ typename block_step::storage storage;
   wait_for_prior_grids();
-  if (early_next_pass) {
+  if (signal_next) {
     allow_next_grid();
   }
   const reduce_layout<Item> layout(in, n);
@@ -246,16 +248,20 @@ cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Ite
   if (finished) {
     finish = {marks, mark, out};
   }
-  const bool early_next_pass =
-      dependent && !final_pass && !finished && tiles <= p.early_next_pass_max_tiles;
+  // Which blocks let the next kernel be scheduled as they start (with dependent launch only): every
+  // block of a pass of few tiles that writes partials, every block of the pass that writes `out`
+  // where the policy says so; otherwise none (the next is scheduled once every block has exited).
+  const bool writes_out = final_pass || finished;
+  const bool signal_next =
+      dependent && (writes_out ? p.last_pass_signals : tiles <= p.early_next_pass_max_tiles);
   T* dst = final_pass ? out : partials;
   const dim3 block(static_cast<unsigned int>(shape.block_threads));
   return large ? launch<reduce_pass_kernel<Tuning, true, T, Op, Item>>(
                      grid_x(blocks), block, stream, dependent, in, n, dst, init, op, final_pass,
-                     early_next_pass, finish)
+                     signal_next, finish)
                : launch<reduce_pass_kernel<Tuning, false, T, Op, Item>>(
                      grid_x(blocks), block, stream, dependent, in, n, dst, init, op, final_pass,
-                     early_next_pass, finish);
+                     signal_next, finish);
 }
 
 template <class Tuning, class Item, class T, class Op>
