@@ -81,8 +81,7 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // and signals its dependents early (launch_dependents: PREEXIT, costly in grids of many small
 // blocks) only where the policy asks for it at run time: a reduce pass of few tiles, or the one
 // that writes the result, see tuning/reduce.cuh; the device templates called from users' kernels
-// do neither. The ladder's
-// kernels are launched plainly, as the notes launch them.
+// do neither. The ladder's kernels are launched plainly, as the notes launch them.
 // sass: detail::(reduce_pass|write_value|segmented_reduce|segmented_fixup|reduce_rows|reduce_row_tiles|reduce_row_groups|reduce_packed_rows|reduce_lane_rows)_kernel< has ACQBULK
 // sass: detail::(?!reduce_pass|segmented_reduce)[a-z_]*_kernel< lacks PREEXIT
 // sass: detail::(reduce_pass|segmented_reduce)_kernel< has PREEXIT
