@@ -55,6 +55,19 @@ struct no_early_start_tuning {
   }
 };
 
+// Small tiles of 32 threads x 8 words and a last block that finishes passes of up to 8192 tiles:
+// 4-byte partials travel packed with their marks up to 128 tiles (a word a thread of the
+// finishing block) and in the partials buffer, marks released after them, above (131075 floats:
+// 129 tiles; 524287: 512).
+struct narrow_small_tiles_tuning {
+  __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
+    gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
+    p.small = {32, 8};
+    p.last_block_finishes_max_tiles = 8192;
+    return p;
+  }
+};
+
 // The library's policy with at most three blocks per launch (each loops over many tiles): the
 // order, and so the bits, must not change.
 struct three_blocks_tuning {
@@ -259,6 +272,13 @@ TEST_CASE("gpuprims::reduce runs a caller's tuning", "[reduce][gpu]") {
   check_sizes<float>(
       "float plus, no early start", 0.0f, gpuprims::plus<float>{},
       [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); }, no_early_start_tuning{});
+  check_sizes<float>(
+      "float plus, narrow small tiles", 0.0f, gpuprims::plus<float>{},
+      [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); },
+      narrow_small_tiles_tuning{});
+  check_sizes<std::int32_t>(
+      "int32 plus, narrow small tiles", std::int32_t{5}, gpuprims::plus<std::int32_t>{},
+      [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; }, narrow_small_tiles_tuning{});
 }
 
 TEST_CASE("gpuprims::reduce without init starts from the operator's identity", "[reduce][gpu]") {

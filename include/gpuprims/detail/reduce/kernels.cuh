@@ -36,7 +36,8 @@ inline constexpr reduce_shape reduce_shape_here =
 
 // A pass whose last block finishes the reduction (reduce_policy::last_block_finishes_max_tiles):
 // every tile's block marks its partial ready in `marks[tile]` with this call's `mark` (odd, so
-// never the cleared 0); the grid's last block waits until every partial is marked, reduces them as
+// never the cleared 0; 4-byte partials travel in the mark's word, reduce_marks_carry_partials);
+// the grid's last block waits until every partial is marked, reduces them as
 // the final pass would (one `small` tile, the same order and bits), writes op(init, total) to `out`
 // and clears the marks. The mark is new for every call the host makes, so a workspace full of
 // garbage or of an earlier call's marks is never taken for ready partials, and the clearing lets a
@@ -48,6 +49,7 @@ struct reduce_finish {
   unsigned long long* marks = nullptr;  // null: the pass writes its partials and ends
   unsigned long long mark = 0;
   T* out = nullptr;
+  bool packed = false;  // the partials travel in the marks (reduce_marks_carry_partials)
 };
 
 // Whether a pass of this kernel can finish in its last block: passes of the small shape only (a
@@ -56,6 +58,119 @@ struct reduce_finish {
 template <class Tuning, bool Large, class T>
 inline constexpr bool reduce_last_block_can_finish = !Large && reduce_vectorizable<T>;
 
+// Accumulators of up to 4 bytes travel with their mark: one 64-bit word a tile, the partial's bits
+// in the low half and 32 bits of the call's mark in the high half, stored relaxed. The finishing
+// block reads partial and mark in one atomic load, so no block fences its partial before the mark
+// and the last one reads no partials after the marks. The price: a slot of garbage reads as this
+// call's with probability 2^-32 instead of 2^-64 (docs/reduce.md, "The workspace"). Wider
+// accumulators, and passes of more partials than one word a thread of the finishing block holds
+// (reduce_finish_packed), keep the partial in the partials buffer and a 64-bit mark released
+// after it.
+template <class T>
+inline constexpr bool reduce_marks_carry_partials = reduce_vectorizable<T> && sizeof(T) <= 4;
+
+// Whether a finishing pass of `count` partials packs them (the host's choice, from the policy).
+template <class T>
+constexpr bool reduce_finish_packed(const reduce_policy& p, std::size_t count) {
+  return reduce_marks_carry_partials<T> &&
+         count <= static_cast<std::size_t>(p.small.block_threads) * reduce_items_per_word<T>;
+}
+
+// The 32 bits of a call's mark a packed slot carries: its low half (the count steps by 2, so they
+// repeat every 2^31 calls), odd, so never a cleared slot's 0.
+__device__ __forceinline__ unsigned int reduce_mark32(unsigned long long mark) {
+  return static_cast<unsigned int>(mark) | 1u;
+}
+
+template <class T>
+__device__ __forceinline__ unsigned long long reduce_pack_partial(const T& value,
+                                                                  unsigned long long mark) {
+  unsigned int bits = 0;
+  memcpy(&bits, &value, sizeof(T));
+  return static_cast<unsigned long long>(reduce_mark32(mark)) << 32 | bits;
+}
+
+template <class T>
+__device__ __forceinline__ T reduce_unpack_partial(unsigned long long slot) {
+  const auto bits = static_cast<unsigned int>(slot);
+  T value;
+  memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// Block `tile`'s partial made visible to the finishing block: packed with the mark in its slot, or
+// written to `out` and its mark released after it.
+template <class T>
+__device__ __forceinline__ void reduce_publish_partial(const reduce_finish<T>& finish,
+                                                       std::size_t tile, const T& total, T* out) {
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> slot(finish.marks[tile]);
+  if constexpr (reduce_marks_carry_partials<T>) {
+    if (finish.packed) {
+      slot.store(reduce_pack_partial(total, finish.mark), cuda::memory_order_relaxed);
+      return;
+    }
+  }
+  out[tile] = total;
+  slot.store(finish.mark, cuda::memory_order_release);
+}
+
+// Packed slots (at most one word of partials a thread, reduce_finish_packed): thread `rank` reads
+// the slots of the partials the final pass's tile would give it (reduce_tile_share's order over
+// `layout`: head item rank, word rank, tail item rank), in rounds of the whole block until every
+// slot carries the call's mark, then folds them in that order. Returns its value; `owners` as
+// reduce_tile_share gives it.
+template <int Threads, class T, class Op>
+__device__ __forceinline__ T reduce_packed_share(unsigned long long* slots,
+                                                 const reduce_layout<T>& layout,
+                                                 std::size_t tile_words, unsigned long long mark,
+                                                 Op& op, int rank, int& owners) {
+  constexpr int per_word = static_cast<int>(reduce_items_per_word<T>);
+  const unsigned int want = reduce_mark32(mark);
+  const auto r = static_cast<std::size_t>(rank);
+  T head{}, word[per_word], tail{};
+  for (bool ready = false; !ready;) {
+    bool mine = true;
+    const auto take = [&](std::size_t i, T& value) {
+      const unsigned long long slot =
+          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(slots[i]).load(
+              cuda::memory_order_relaxed);
+      mine &= static_cast<unsigned int>(slot >> 32) == want;
+      value = reduce_unpack_partial<T>(slot);
+    };
+    if (r < layout.head) {
+      take(r, head);
+    }
+    if (r < layout.words) {
+#pragma unroll
+      for (int j = 0; j < per_word; ++j) {
+        take(layout.head + r * per_word + j, word[j]);
+      }
+    }
+    if (r < layout.tail) {
+      take(layout.head + layout.words * per_word + r, tail);
+    }
+    ready = __syncthreads_and(mine) != 0;
+    if (!ready) {
+      __nanosleep(64);
+    }
+  }
+  accumulator<T, Op> acc;
+  if (r < layout.head) {
+    acc.add(head, op);
+  }
+  if (r < layout.words) {
+#pragma unroll
+    for (int j = 0; j < per_word; ++j) {
+      acc.add(word[j], op);
+    }
+  }
+  if (r < layout.tail) {
+    acc.add(tail, op);
+  }
+  owners = reduce_tile_owners(layout, 0, 1, Threads, tile_words);
+  return acc.value;
+}
+
 // The final pass over the `count` partials at `partials` (one small tile, which the host checked),
 // run by the pass's last block once every partial is marked; clears the marks after.
 template <class Tuning, class BlockStep, int Threads, class T, class Op>
@@ -63,26 +178,38 @@ __device__ void reduce_finish_in_block(typename BlockStep::storage& storage, con
                                        std::size_t count, const T& init, Op& op,
                                        const reduce_finish<T>& finish, int rank) {
   constexpr reduce_shape shape = reduce_shape_here<Tuning, false>;
-  // Rounds of the whole block reading every mark (all of a thread's loads in flight at once, one
-  // round trip a round) until all are there; then an acquire fence, so that the partials read
-  // below are the ones the marks were released after, in every thread (the barrier orders the
-  // other threads' reads after it). The first barrier also ends warp 0's reads of the storage.
-  for (bool ready = false; !ready;) {
-    bool mine = true;
-    for (int i = rank; i < static_cast<int>(count); i += Threads) {
-      mine &= cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[i])
-                  .load(cuda::memory_order_relaxed) == finish.mark;
-    }
-    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-    ready = __syncthreads_and(mine) != 0;
-    if (!ready) {
-      __nanosleep(64);
+  static_assert(Threads == shape.block_threads, "the finishing block is one of the small shape");
+  int owners = 0;
+  T mine{};
+  bool packed = false;
+  if constexpr (reduce_marks_carry_partials<T>) {
+    packed = finish.packed;
+    if (packed) {
+      const reduce_layout<T> layout(partials, count);
+      mine = reduce_packed_share<Threads, T>(finish.marks, layout, reduce_tile_words(shape),
+                                             finish.mark, op, rank, owners);
     }
   }
-  const reduce_layout<T> layout(partials, count);
-  int owners = reduce_tile_owners(layout, 0, 1, shape.block_threads, reduce_tile_words(shape));
-  T mine{};
-  if (rank < shape.block_threads) {
+  if (!packed) {
+    // Partials in their own buffer, each released before its 64-bit mark: rounds of the whole
+    // block reading every mark (all of a thread's loads in flight at once, one round trip a
+    // round) until all are there; then an acquire fence, so that the partials read below are the
+    // ones the marks were released after, in every thread (the barrier orders the other threads'
+    // reads after it). The first barrier also ends warp 0's reads of the storage.
+    for (bool ready = false; !ready;) {
+      bool marked = true;
+      for (int i = rank; i < static_cast<int>(count); i += Threads) {
+        marked &= cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[i])
+                      .load(cuda::memory_order_relaxed) == finish.mark;
+      }
+      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+      ready = __syncthreads_and(marked) != 0;
+      if (!ready) {
+        __nanosleep(64);
+      }
+    }
+    const reduce_layout<T> layout(partials, count);
+    owners = reduce_tile_owners(layout, 0, 1, shape.block_threads, reduce_tile_words(shape));
     mine = reduce_tile_share<shape.block_threads, shape.words_per_thread, T, Op, T, true>(
         partials, layout, 0, 1, op, rank, owners);
   }
@@ -128,12 +255,10 @@ __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads
     if (rank == 0) {
       if (final_pass) {
         *out = op(init, total);
+      } else if (reduce_last_block_can_finish<Tuning, Large, T> && finish.marks != nullptr) {
+        reduce_publish_partial(finish, tile, total, out);
       } else {
         out[tile] = total;
-        if (reduce_last_block_can_finish<Tuning, Large, T> && finish.marks != nullptr) {
-          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[tile])
-              .store(finish.mark, cuda::memory_order_release);
-        }
       }
     }
     if (tile + gridDim.x < tiles) {
@@ -246,7 +371,7 @@ cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Ite
              reduce_next_pass_is_last<T>(p, tiles);
   reduce_finish<T> finish{};
   if (finished) {
-    finish = {marks, mark, out};
+    finish = {marks, mark, out, reduce_finish_packed<T>(p, tiles)};
   }
   // Which blocks let the next kernel be scheduled as they start (with dependent launch only): every
   // block of a pass of few tiles that writes partials, every block of the pass that writes `out`
