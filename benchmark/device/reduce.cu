@@ -45,6 +45,17 @@ struct last_pass_waits_tuning {
   }
 };
 
+// The default's policy with large passes of up to Tiles tiles finished by their last block
+// (4-byte partials packed with their marks): 2^24 floats in one launch.
+template <std::size_t Tiles>
+struct large_finishes_tuning {
+  __host__ __device__ static constexpr reduce_policy select(int arch) {
+    reduce_policy p = reduce_tuning::select(arch);
+    p.large_pass_finishes_max_tiles = Tiles;
+    return p;
+  }
+};
+
 // The default's policy with every pass launched (the final one too) instead of the last pass run by
 // the last block of the one before: the difference is what the saved launch buys.
 struct separate_final_pass_tuning {
@@ -164,6 +175,8 @@ void register_reduce(const options& opt) {
         reduce_default_bench<float, plain_launch_tuning>, sizes, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_late_next_pass", role::variant,
         reduce_default_bench<float, late_next_pass_tuning>, sizes, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_large_finishes_2048", role::variant,
+        reduce_default_bench<float, large_finishes_tuning<2048>>, sizes, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_last_pass_waits", role::variant,
         reduce_default_bench<float, last_pass_waits_tuning>, sizes, {"n"});
     const arg_list large = each({std::int64_t{1} << 24, std::int64_t{1} << 28});

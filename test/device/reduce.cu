@@ -68,6 +68,17 @@ struct narrow_small_tiles_tuning {
   }
 };
 
+// Every input above 4 KiB in the large shape, whose passes finish in their last block wherever
+// their 4-byte partials can travel packed (up to 2048 tiles: 2^24 floats).
+struct large_finishes_tuning {
+  __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
+    gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
+    p.small_max_bytes = 4096;
+    p.large_pass_finishes_max_tiles = std::size_t{1} << 30;
+    return p;
+  }
+};
+
 // The library's policy with at most three blocks per launch (each loops over many tiles): the
 // order, and so the bits, must not change.
 struct three_blocks_tuning {
@@ -279,6 +290,12 @@ TEST_CASE("gpuprims::reduce runs a caller's tuning", "[reduce][gpu]") {
   check_sizes<std::int32_t>(
       "int32 plus, narrow small tiles", std::int32_t{5}, gpuprims::plus<std::int32_t>{},
       [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; }, narrow_small_tiles_tuning{});
+  check_sizes<float>(
+      "float plus, large passes finish", 0.0f, gpuprims::plus<float>{},
+      [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); }, large_finishes_tuning{});
+  check_sizes<double>(
+      "double plus, large passes finish (not packed: launched)", 0.0, gpuprims::plus<double>{},
+      [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); }, large_finishes_tuning{});
 }
 
 TEST_CASE("gpuprims::reduce without init starts from the operator's identity", "[reduce][gpu]") {

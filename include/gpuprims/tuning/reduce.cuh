@@ -39,6 +39,11 @@ struct reduce_policy {
   /// scheduled as its blocks start (that kernel still waits for this one's memory, as every kernel
   /// launched dependent must).
   bool last_pass_signals = false;
+  /// Where the next pass would be the last, a pass of the `large` shape of at most this many tiles
+  /// (and at most 2 words of partials for each thread of a `small` tile) has its last block
+  /// finish too, for accumulators of up to 4 bytes only: their partials travel packed with the
+  /// marks, with no memory barrier in any block. 0: never.
+  std::size_t large_pass_finishes_max_tiles = 0;
 };
 
 /// The library's reduce policy for code built for `arch` (compute capability x 10): the same for

@@ -52,11 +52,29 @@ struct reduce_finish {
   bool packed = false;  // the partials travel in the marks (reduce_marks_carry_partials)
 };
 
-// Whether a pass of this kernel can finish in its last block: passes of the small shape only (a
-// pass of the large one has more than small_max_bytes / tile bytes tiles: past the policy's limit
-// under the library's policy, and the large kernel stays as it was), and T loads as 16-byte words.
+// Whether a pass of this kernel can finish in its last block: passes of the small shape where T
+// loads as 16-byte words; passes of the large shape only where T's partials travel packed with
+// their marks (no barrier added to the large kernel's blocks, reduce_policy's
+// large_pass_finishes_max_tiles).
+// Threads of the finishing kernel's block for each thread of a small tile: 1 for the small
+// kernel, large.block_threads / small.block_threads for the large one (0 where that does not
+// divide, or where the policy never has a large pass finish).
+template <class Tuning, bool Large>
+__host__ __device__ constexpr int reduce_finish_spread(int arch) {
+  const reduce_policy p = Tuning::select(arch);
+  if (!Large) {
+    return 1;
+  }
+  return p.large_pass_finishes_max_tiles > 0 && p.large.block_threads % p.small.block_threads == 0
+             ? p.large.block_threads / p.small.block_threads
+             : 0;
+}
+
 template <class Tuning, bool Large, class T>
-inline constexpr bool reduce_last_block_can_finish = !Large && reduce_vectorizable<T>;
+inline constexpr bool reduce_last_block_can_finish =
+    Large ? sizeof(T) <= 4 && reduce_vectorizable<T>&& reduce_finish_spread<Tuning, Large>(
+                                  GPUPRIMS_TARGET_ARCH) > 0
+          : reduce_vectorizable<T>;
 
 // Accumulators of up to 4 bytes travel with their mark: one 64-bit word a tile, the partial's bits
 // in the low half and 32 bits of the call's mark in the high half, stored relaxed. The finishing
@@ -69,11 +87,15 @@ inline constexpr bool reduce_last_block_can_finish = !Large && reduce_vectorizab
 template <class T>
 inline constexpr bool reduce_marks_carry_partials = reduce_vectorizable<T> && sizeof(T) <= 4;
 
-// Whether a finishing pass of `count` partials packs them (the host's choice, from the policy).
+// Whether a finishing pass of `count` partials packs them (the host's choice, from the policy): a
+// word of partials for each thread of the finishing kernel's block at most.
 template <class T>
-constexpr bool reduce_finish_packed(const reduce_policy& p, std::size_t count) {
+constexpr bool reduce_finish_packed(const reduce_policy& p, std::size_t count, bool large) {
+  const int threads = large ? p.large.block_threads : p.small.block_threads;
   return reduce_marks_carry_partials<T> &&
-         count <= static_cast<std::size_t>(p.small.block_threads) * reduce_items_per_word<T>;
+         (!large || (p.large_pass_finishes_max_tiles > 0 &&
+                     p.large.block_threads % p.small.block_threads == 0)) &&
+         count <= static_cast<std::size_t>(threads) * reduce_items_per_word<T>;
 }
 
 // The 32 bits of a call's mark a packed slot carries: its low half (the count steps by 2, so they
@@ -100,12 +122,12 @@ __device__ __forceinline__ T reduce_unpack_partial(unsigned long long slot) {
 
 // Block `tile`'s partial made visible to the finishing block: packed with the mark in its slot, or
 // written to `out` and its mark released after it.
-template <class T>
+template <bool Large, class T>
 __device__ __forceinline__ void reduce_publish_partial(const reduce_finish<T>& finish,
                                                        std::size_t tile, const T& total, T* out) {
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> slot(finish.marks[tile]);
   if constexpr (reduce_marks_carry_partials<T>) {
-    if (finish.packed) {
+    if (Large || finish.packed) {
       slot.store(reduce_pack_partial(total, finish.mark), cuda::memory_order_relaxed);
       return;
     }
@@ -114,16 +136,19 @@ __device__ __forceinline__ void reduce_publish_partial(const reduce_finish<T>& f
   slot.store(finish.mark, cuda::memory_order_release);
 }
 
-// Packed slots (at most one word of partials a thread, reduce_finish_packed): thread `rank` reads
-// the slots of the partials the final pass's tile would give it (reduce_tile_share's order over
-// `layout`: head item rank, word rank, tail item rank), in rounds of the whole block until every
-// slot carries the call's mark, then folds them in that order. Returns its value; `owners` as
-// reduce_tile_share gives it.
-template <int Threads, class T, class Op>
+// Packed slots (a word of partials at most for each of the finishing block's KernelThreads,
+// reduce_finish_packed): thread t reads the slots of word t, and thread t < Threads (a small
+// tile's) those of the head and tail items t too, in rounds of the whole block until every slot
+// carries the call's mark. Then each thread t < Threads folds what the final pass's tile would
+// give it, in reduce_tile_share's order over `layout`: head item t, words t + k * Threads (the
+// others' through `exchange`, (KernelThreads - Threads) words of shared memory), tail item t.
+// Returns its value; `owners` as reduce_tile_share gives it.
+template <int Threads, int KernelThreads, class T, class Op>
 __device__ __forceinline__ T reduce_packed_share(unsigned long long* slots,
                                                  const reduce_layout<T>& layout,
                                                  std::size_t tile_words, unsigned long long mark,
-                                                 Op& op, int rank, int& owners) {
+                                                 Op& op, int rank, int& owners, T* exchange) {
+  static_assert(KernelThreads % Threads == 0, "the block runs whole small tiles' threads");
   constexpr int per_word = static_cast<int>(reduce_items_per_word<T>);
   const unsigned int want = reduce_mark32(mark);
   const auto r = static_cast<std::size_t>(rank);
@@ -154,18 +179,39 @@ __device__ __forceinline__ T reduce_packed_share(unsigned long long* slots,
       __nanosleep(64);
     }
   }
-  accumulator<T, Op> acc;
-  if (r < layout.head) {
-    acc.add(head, op);
-  }
-  if (r < layout.words) {
+  if constexpr (KernelThreads > Threads) {
+    if (r >= Threads && r < layout.words) {
 #pragma unroll
-    for (int j = 0; j < per_word; ++j) {
-      acc.add(word[j], op);
+      for (int j = 0; j < per_word; ++j) {
+        exchange[(r - Threads) * per_word + j] = word[j];
+      }
     }
+    __syncthreads();
   }
-  if (r < layout.tail) {
-    acc.add(tail, op);
+  accumulator<T, Op> acc;
+  if (r < Threads) {
+    if (r < layout.head) {
+      acc.add(head, op);
+    }
+    if (r < layout.words) {
+#pragma unroll
+      for (int j = 0; j < per_word; ++j) {
+        acc.add(word[j], op);
+      }
+    }
+#pragma unroll
+    for (int k = 1; k < KernelThreads / Threads; ++k) {
+      const std::size_t w = r + std::size_t{Threads} * k;
+      if (w < layout.words) {
+#pragma unroll
+        for (int j = 0; j < per_word; ++j) {
+          acc.add(exchange[(w - Threads) * per_word + j], op);
+        }
+      }
+    }
+    if (r < layout.tail) {
+      acc.add(tail, op);
+    }
   }
   owners = reduce_tile_owners(layout, 0, 1, Threads, tile_words);
   return acc.value;
@@ -173,45 +219,60 @@ __device__ __forceinline__ T reduce_packed_share(unsigned long long* slots,
 
 // The final pass over the `count` partials at `partials` (one small tile, which the host checked),
 // run by the pass's last block once every partial is marked; clears the marks after.
-template <class Tuning, class BlockStep, int Threads, class T, class Op>
+template <class Tuning, bool Large, class BlockStep, int Threads, class T, class Op>
 __device__ void reduce_finish_in_block(typename BlockStep::storage& storage, const T* partials,
                                        std::size_t count, const T& init, Op& op,
                                        const reduce_finish<T>& finish, int rank) {
+  // The final pass's tile is a small one whatever the finishing kernel: the large kernel's block
+  // (as many threads or more) runs it with its first small-tile threads; the others hold no
+  // partial (owners count the first ones only), which leaves the block step's order as the small
+  // block's.
   constexpr reduce_shape shape = reduce_shape_here<Tuning, false>;
-  static_assert(Threads == shape.block_threads, "the finishing block is one of the small shape");
+  static_assert(Large ? Threads >= shape.block_threads : Threads == shape.block_threads,
+                "the finishing block runs one small tile");
   int owners = 0;
   T mine{};
   bool packed = false;
   if constexpr (reduce_marks_carry_partials<T>) {
-    packed = finish.packed;
+    packed = Large || finish.packed;
     if (packed) {
       const reduce_layout<T> layout(partials, count);
-      mine = reduce_packed_share<Threads, T>(finish.marks, layout, reduce_tile_words(shape),
-                                             finish.mark, op, rank, owners);
+      constexpr int spread = reduce_finish_spread<Tuning, Large>(GPUPRIMS_TARGET_ARCH);
+      constexpr int exchange_items =
+          (spread - 1) * shape.block_threads * static_cast<int>(reduce_items_per_word<T>);
+      T* exchange = nullptr;
+      if constexpr (exchange_items > 0) {
+        __shared__ T words[exchange_items > 0 ? exchange_items : 1];
+        exchange = words;
+      }
+      mine = reduce_packed_share<shape.block_threads, Threads, T>(
+          finish.marks, layout, reduce_tile_words(shape), finish.mark, op, rank, owners, exchange);
     }
   }
-  if (!packed) {
-    // Partials in their own buffer, each released before its 64-bit mark: rounds of the whole
-    // block reading every mark (all of a thread's loads in flight at once, one round trip a
-    // round) until all are there; then an acquire fence, so that the partials read below are the
-    // ones the marks were released after, in every thread (the barrier orders the other threads'
-    // reads after it). The first barrier also ends warp 0's reads of the storage.
-    for (bool ready = false; !ready;) {
-      bool marked = true;
-      for (int i = rank; i < static_cast<int>(count); i += Threads) {
-        marked &= cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[i])
-                      .load(cuda::memory_order_relaxed) == finish.mark;
+  if constexpr (!Large) {
+    if (!packed) {
+      // Partials in their own buffer, each released before its 64-bit mark: rounds of the whole
+      // block reading every mark (all of a thread's loads in flight at once, one round trip a
+      // round) until all are there; then an acquire fence, so that the partials read below are the
+      // ones the marks were released after, in every thread (the barrier orders the other threads'
+      // reads after it). The first barrier also ends warp 0's reads of the storage.
+      for (bool ready = false; !ready;) {
+        bool marked = true;
+        for (int i = rank; i < static_cast<int>(count); i += Threads) {
+          marked &= cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[i])
+                        .load(cuda::memory_order_relaxed) == finish.mark;
+        }
+        cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+        ready = __syncthreads_and(marked) != 0;
+        if (!ready) {
+          __nanosleep(64);
+        }
       }
-      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-      ready = __syncthreads_and(marked) != 0;
-      if (!ready) {
-        __nanosleep(64);
-      }
+      const reduce_layout<T> layout(partials, count);
+      owners = reduce_tile_owners(layout, 0, 1, shape.block_threads, reduce_tile_words(shape));
+      mine = reduce_tile_share<shape.block_threads, shape.words_per_thread, T, Op, T, true>(
+          partials, layout, 0, 1, op, rank, owners);
     }
-    const reduce_layout<T> layout(partials, count);
-    owners = reduce_tile_owners(layout, 0, 1, shape.block_threads, reduce_tile_words(shape));
-    mine = reduce_tile_share<shape.block_threads, shape.words_per_thread, T, Op, T, true>(
-        partials, layout, 0, 1, op, rank, owners);
   }
   const T total = BlockStep::partial(storage, op, mine, owners, rank);
   if (rank == 0) {
@@ -256,7 +317,7 @@ __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads
       if (final_pass) {
         *out = op(init, total);
       } else if (reduce_last_block_can_finish<Tuning, Large, T> && finish.marks != nullptr) {
-        reduce_publish_partial(finish, tile, total, out);
+        reduce_publish_partial<Large>(finish, tile, total, out);
       } else {
         out[tile] = total;
       }
@@ -267,8 +328,8 @@ __global__ void __launch_bounds__(reduce_shape_here<Tuning, Large>.block_threads
   }
   if constexpr (reduce_last_block_can_finish<Tuning, Large, T>) {
     if (finish.marks != nullptr && blockIdx.x == gridDim.x - 1) {
-      reduce_finish_in_block<Tuning, block_step, threads>(storage, out, tiles, init, op, finish,
-                                                          rank);
+      reduce_finish_in_block<Tuning, Large, block_step, threads>(storage, out, tiles, init, op,
+                                                                 finish, rank);
     }
   }
 }
@@ -315,9 +376,13 @@ constexpr reduce_workspace_layout reduce_workspace_layout_for(const reduce_polic
   }
   const std::size_t second = reduce_partials_bound<T>(p, first);
   std::size_t marks = 0;
-  if (p.last_block_finishes_max_tiles > 0 && reduce_vectorizable<T>) {
+  std::size_t limit = p.last_block_finishes_max_tiles;
+  if (reduce_marks_carry_partials<T> && p.large_pass_finishes_max_tiles > limit) {
+    limit = p.large_pass_finishes_max_tiles;
+  }
+  if (limit > 0 && reduce_vectorizable<T>) {
     std::size_t most = (reduce_tile_words(p.small) + 1) * reduce_items_per_word<T>;
-    most = most < p.last_block_finishes_max_tiles ? most : p.last_block_finishes_max_tiles;
+    most = most < limit ? most : limit;
     marks = (first < most ? first : most) * sizeof(unsigned long long);
   }
   reduce_workspace_layout layout;
@@ -366,12 +431,16 @@ cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Ite
     blocks = p.max_blocks;
   }
   const bool final_pass = tiles == 1;
-  finished = !final_pass && !large && marks != nullptr &&
-             tiles <= p.last_block_finishes_max_tiles && reduce_vectorizable<T> &&
-             reduce_next_pass_is_last<T>(p, tiles);
+  // A small pass finishes up to the policy's limit; a large one only where its partials travel
+  // packed (reduce_finish_packed), up to its own limit.
+  finished =
+      !final_pass && marks != nullptr && reduce_vectorizable<T> &&
+      reduce_next_pass_is_last<T>(p, tiles) &&
+      (large ? tiles <= p.large_pass_finishes_max_tiles && reduce_finish_packed<T>(p, tiles, true)
+             : tiles <= p.last_block_finishes_max_tiles);
   reduce_finish<T> finish{};
   if (finished) {
-    finish = {marks, mark, out, reduce_finish_packed<T>(p, tiles)};
+    finish = {marks, mark, out, reduce_finish_packed<T>(p, tiles, large)};
   }
   // Which blocks let the next kernel be scheduled as they start (with dependent launch only): every
   // block of a pass of few tiles that writes partials, every block of the pass that writes `out`
