@@ -57,8 +57,8 @@ struct no_early_start_tuning {
 
 // Small tiles of 32 threads x 8 words and a last block that finishes passes of up to 8192 tiles:
 // 4-byte partials travel packed with their marks up to 128 tiles (a word a thread of the
-// finishing block) and in the partials buffer, marks released after them, above (131075 floats:
-// 129 tiles; 524287: 512).
+// finishing block; 131072 and 131075 floats are 128 tiles, the limit) and in the partials buffer,
+// marks released after them, above (524287 floats: 512 tiles).
 struct narrow_small_tiles_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
     gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
@@ -68,12 +68,15 @@ struct narrow_small_tiles_tuning {
   }
 };
 
-// Every input above 4 KiB in the large shape, whose passes finish in their last block wherever
-// their 4-byte partials can travel packed (up to 2048 tiles: 2^24 floats).
+// Small tiles of 64 threads x 8 words, and large passes (512 x 4) that finish in their last block
+// wherever their 4-byte partials can travel packed: 2^22 + 5 floats are 513 large tiles, 128 words
+// of partials and a tail item; the final small tile gives thread t words t and t + 64, so the
+// large block's threads 64-127 poll the second ones and hand them to threads 0-63 through shared
+// memory.
 struct large_finishes_tuning {
   __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
     gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
-    p.small_max_bytes = 4096;
+    p.small = {64, 8};
     p.large_pass_finishes_max_tiles = std::size_t{1} << 30;
     return p;
   }

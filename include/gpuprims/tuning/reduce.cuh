@@ -40,9 +40,10 @@ struct reduce_policy {
   /// launched dependent must).
   bool last_pass_signals = false;
   /// Where the next pass would be the last, a pass of the `large` shape of at most this many tiles
-  /// (and at most 2 words of partials for each thread of a `small` tile) has its last block
-  /// finish too, for accumulators of up to 4 bytes only: their partials travel packed with the
-  /// marks, with no memory barrier in any block. 0: never.
+  /// (and at most a 16-byte word of partials for each thread of the large block: 2048 floats for
+  /// 512 threads) has its last block finish too, for accumulators of up to 4 bytes only, and
+  /// `large.block_threads` a multiple of `small.block_threads`: their partials travel packed with
+  /// the marks, with no memory barrier in any block. 0: never.
   std::size_t large_pass_finishes_max_tiles = 0;
 };
 

@@ -278,8 +278,11 @@ __device__ void reduce_finish_in_block(typename BlockStep::storage& storage, con
   if (rank == 0) {
     *finish.out = op(init, total);
   }
+  // Relaxed atomic stores: other blocks stored to these slots atomically, and packed slots were
+  // read without an acquire.
   for (int i = rank; i < static_cast<int>(count); i += Threads) {
-    finish.marks[i] = 0;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(finish.marks[i])
+        .store(0, cuda::memory_order_relaxed);
   }
 }
 
