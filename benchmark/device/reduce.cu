@@ -56,6 +56,16 @@ struct large_finishes_tuning {
   }
 };
 
+// The default's policy with every partial in its own buffer and its mark released after it, as
+// before partials travelled in their marks: the difference is what the packing buys.
+struct unpacked_marks_tuning {
+  __host__ __device__ static constexpr reduce_policy select(int arch) {
+    reduce_policy p = reduce_tuning::select(arch);
+    p.partials_in_marks = false;
+    return p;
+  }
+};
+
 // The default's policy with every pass launched (the final one too) instead of the last pass run by
 // the last block of the one before: the difference is what the saved launch buys.
 struct separate_final_pass_tuning {
@@ -177,6 +187,20 @@ void register_reduce(const options& opt) {
         reduce_default_bench<float, late_next_pass_tuning>, sizes, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_large_finishes_2048", role::variant,
         reduce_default_bench<float, large_finishes_tuning<2048>>, sizes, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_unpacked_marks", role::variant,
+        reduce_default_bench<float, unpacked_marks_tuning>, sizes, {"n"});
+    // Between the shapes: 2^21 floats is the last size the small tiles take (256 tiles, the
+    // small passes' finishing limit), 2^22 and 2^23 the large shape's 512 and 1024 tiles.
+    const arg_list middle =
+        each({std::int64_t{1} << 21, std::int64_t{1} << 22, std::int64_t{1} << 23});
+    add(opt, "reduce_float", "cub::DeviceReduce::Sum", role::baseline, cub_sum_bench<float>, middle,
+        {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce", role::default_, reduce_default_bench<float>,
+        middle, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_unpacked_marks", role::variant,
+        reduce_default_bench<float, unpacked_marks_tuning>, middle, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_large_finishes_2048", role::variant,
+        reduce_default_bench<float, large_finishes_tuning<2048>>, middle, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_last_pass_waits", role::variant,
         reduce_default_bench<float, last_pass_waits_tuning>, sizes, {"n"});
     const arg_list large = each({std::int64_t{1} << 24, std::int64_t{1} << 28});

@@ -68,6 +68,16 @@ struct narrow_small_tiles_tuning {
   }
 };
 
+// The library's policy with every partial in its own buffer, its mark released after it, where
+// 4-byte partials would travel in their marks: the same bits by the other path.
+struct unpacked_marks_tuning {
+  __host__ __device__ static constexpr gpuprims::reduce_policy select(int arch) {
+    gpuprims::reduce_policy p = gpuprims::reduce_tuning::select(arch);
+    p.partials_in_marks = false;
+    return p;
+  }
+};
+
 // Small tiles of 64 threads x 8 words, and large passes (512 x 4) that finish in their last block
 // wherever their 4-byte partials can travel packed: 2^22 + 5 floats are 513 large tiles, 128 words
 // of partials and a tail item; the final small tile gives thread t words t and t + 64, so the
@@ -293,6 +303,9 @@ TEST_CASE("gpuprims::reduce runs a caller's tuning", "[reduce][gpu]") {
   check_sizes<std::int32_t>(
       "int32 plus, narrow small tiles", std::int32_t{5}, gpuprims::plus<std::int32_t>{},
       [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; }, narrow_small_tiles_tuning{});
+  check_sizes<float>(
+      "float plus, partials not in the marks", 0.0f, gpuprims::plus<float>{},
+      [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); }, unpacked_marks_tuning{});
   check_sizes<float>(
       "float plus, large passes finish", 0.0f, gpuprims::plus<float>{},
       [&g] { return std::uniform_real_distribution<float>(-1, 1)(g); }, large_finishes_tuning{});

@@ -45,6 +45,12 @@ struct reduce_policy {
   /// `large.block_threads` a multiple of `small.block_threads`: their partials travel packed with
   /// the marks, with no memory barrier in any block. 0: never.
   std::size_t large_pass_finishes_max_tiles = 0;
+  /// Where a pass finishes in its last block, accumulators of up to 4 bytes travel in their tile's
+  /// mark (32 bits of each), stored with no memory barrier, for passes of at most a 16-byte word
+  /// of partials for each thread of the finishing block; false: every partial goes to its own
+  /// buffer and its mark is released after it (the only way for larger accumulators). The bits are
+  /// the same either way; docs/reduce.md, "The workspace", says what the packed marks cost.
+  bool partials_in_marks = true;
 };
 
 /// The library's reduce policy for code built for `arch` (compute capability x 10): the same for

@@ -65,7 +65,8 @@ __host__ __device__ constexpr int reduce_finish_spread(int arch) {
   if (!Large) {
     return 1;
   }
-  return p.large_pass_finishes_max_tiles > 0 && p.large.block_threads % p.small.block_threads == 0
+  return p.partials_in_marks && p.large_pass_finishes_max_tiles > 0 &&
+                 p.large.block_threads % p.small.block_threads == 0
              ? p.large.block_threads / p.small.block_threads
              : 0;
 }
@@ -92,7 +93,7 @@ inline constexpr bool reduce_marks_carry_partials = reduce_vectorizable<T> && si
 template <class T>
 constexpr bool reduce_finish_packed(const reduce_policy& p, std::size_t count, bool large) {
   const int threads = large ? p.large.block_threads : p.small.block_threads;
-  return reduce_marks_carry_partials<T> &&
+  return p.partials_in_marks && reduce_marks_carry_partials<T> &&
          (!large || (p.large_pass_finishes_max_tiles > 0 &&
                      p.large.block_threads % p.small.block_threads == 0)) &&
          count <= static_cast<std::size_t>(threads) * reduce_items_per_word<T>;
@@ -380,7 +381,8 @@ constexpr reduce_workspace_layout reduce_workspace_layout_for(const reduce_polic
   const std::size_t second = reduce_partials_bound<T>(p, first);
   std::size_t marks = 0;
   std::size_t limit = p.last_block_finishes_max_tiles;
-  if (reduce_marks_carry_partials<T> && p.large_pass_finishes_max_tiles > limit) {
+  if (p.partials_in_marks && reduce_marks_carry_partials<T> &&
+      p.large_pass_finishes_max_tiles > limit) {
     limit = p.large_pass_finishes_max_tiles;
   }
   if (limit > 0 && reduce_vectorizable<T>) {
