@@ -65,6 +65,7 @@ struct device_facts {
   int multiprocessors = 0;
   int max_threads_per_multiprocessor = 0;
   int target_arch = 0;  ///< what the library's kernels run as on this device (arch_probe_kernel)
+  int device = -1;      ///< the device they describe (the current one when read)
 
   std::size_t resident_threads() const {
     return static_cast<std::size_t>(multiprocessors) *
@@ -83,6 +84,7 @@ inline cudaError_t current_device_facts(device_facts& facts) {
   constexpr std::uint64_t valid = std::uint64_t{1} << 63;
   int device = 0;
   GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&device));
+  facts.device = device;
   const bool cacheable = device >= 0 && device < cached_devices;
   if (cacheable) {
     const std::uint64_t packed = cache[device].load(std::memory_order_relaxed);

@@ -61,14 +61,18 @@ template <class Tuning = reduce_tuning, class Item, class T, class Op>
   if (out == nullptr || (n > 0 && in == nullptr)) {
     return cudaErrorInvalidValue;
   }
-  std::size_t bytes = 0;
-  GPUPRIMS_RETURN_IF_ERROR((reduce_workspace_bytes<Item, T, Tuning>(n, bytes)));
+  // The device's facts read once for the size, the workspace and the launch: at small sizes the
+  // host's time per call is what a batch of calls waits for.
+  detail::device_facts facts;
+  GPUPRIMS_RETURN_IF_ERROR(detail::current_device_facts(facts));
+  const std::size_t bytes =
+      detail::reduce_workspace_bytes_for<Item, T>(Tuning::select(facts.target_arch), n);
   return detail::with_stream_workspace(
       stream, bytes,
       [&](void* workspace) {
-        return reduce<Tuning>(in, out, n, init, op, workspace, bytes, stream);
+        return detail::launch_reduce<Tuning>(facts, in, out, n, init, op, workspace, bytes, stream);
       },
-      detail::workspace_zeroed);
+      detail::workspace_zeroed, facts.device);
 }
 
 /// The reductions without `init`, for operators with an identity (plus, minimum, maximum and the

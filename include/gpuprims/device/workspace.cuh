@@ -57,9 +57,13 @@ inline stream_workspace_cache& stream_workspaces() {
   return *cache;                                                      // calls after main returns
 }
 
+// `device`: the current device where the caller has it already (a host call saved), else -1.
 inline cudaError_t stream_workspace_key_of(cudaStream_t stream, std::size_t purpose,
-                                           stream_workspace_key& key) {
-  GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&key.device));
+                                           stream_workspace_key& key, int device = -1) {
+  key.device = device;
+  if (device < 0) {
+    GPUPRIMS_RETURN_IF_ERROR(cudaGetDevice(&key.device));
+  }
   key.stream = stream;
   key.purpose = purpose;
   const bool default_stream =
@@ -78,7 +82,8 @@ inline cudaError_t allocate_workspace(void*& data, std::size_t bytes, std::size_
 // At least `bytes` of device memory for work queued on `stream`, 256-byte aligned. `release` says
 // whether the caller must cudaFreeAsync it on `stream` after its work (under stream capture).
 inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t bytes,
-                                            std::size_t purpose, void*& data, bool& release) {
+                                            std::size_t purpose, void*& data, bool& release,
+                                            int device = -1) {
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   GPUPRIMS_RETURN_IF_ERROR(cudaStreamIsCapturing(stream, &capture));
   if (capture != cudaStreamCaptureStatusNone) {
@@ -87,7 +92,7 @@ inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t byt
   }
   release = false;
   stream_workspace_key key{};
-  GPUPRIMS_RETURN_IF_ERROR(stream_workspace_key_of(stream, purpose, key));
+  GPUPRIMS_RETURN_IF_ERROR(stream_workspace_key_of(stream, purpose, key, device));
   stream_workspace_cache& cache = stream_workspaces();
   const std::lock_guard<std::mutex> lock(cache.mutex);
   stream_workspace_entry& entry = cache.entries[key];
@@ -108,15 +113,17 @@ inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t byt
 
 // Runs launch(workspace) with `bytes` of the stream's workspace for `purpose` (nullptr for 0 bytes)
 // and gives a graph's own buffer back after it: the body of every launcher that takes no workspace.
+// `device`: the current device, where the launcher has read it already (-1: read it here).
 template <class Launch>
 cudaError_t with_stream_workspace(cudaStream_t stream, std::size_t bytes, Launch&& launch,
-                                  std::size_t purpose = workspace_scratch) {
+                                  std::size_t purpose = workspace_scratch, int device = -1) {
   if (bytes == 0) {
     return launch(nullptr);
   }
   void* workspace = nullptr;
   bool release = false;
-  GPUPRIMS_RETURN_IF_ERROR(acquire_stream_workspace(stream, bytes, purpose, workspace, release));
+  GPUPRIMS_RETURN_IF_ERROR(
+      acquire_stream_workspace(stream, bytes, purpose, workspace, release, device));
   const cudaError_t status = launch(workspace);
   const cudaError_t freed = release ? cudaFreeAsync(workspace, stream) : cudaSuccess;
   return status != cudaSuccess ? status : freed;
