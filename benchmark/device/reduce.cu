@@ -45,13 +45,12 @@ struct last_pass_waits_tuning {
   }
 };
 
-// The default's policy with large passes of up to Tiles tiles finished by their last block
-// (4-byte partials packed with their marks): 2^24 floats in one launch.
-template <std::size_t Tiles>
-struct large_finishes_tuning {
+// The default's policy with every pass of the large shape launched, the final one too (the old
+// default): 2^21 to 2^24 floats in two launches instead of one.
+struct large_pass_launched_tuning {
   __host__ __device__ static constexpr reduce_policy select(int arch) {
     reduce_policy p = reduce_tuning::select(arch);
-    p.large_pass_finishes_max_tiles = Tiles;
+    p.large_pass_finishes_max_tiles = 0;
     return p;
   }
 };
@@ -185,8 +184,8 @@ void register_reduce(const options& opt) {
         reduce_default_bench<float, plain_launch_tuning>, sizes, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_late_next_pass", role::variant,
         reduce_default_bench<float, late_next_pass_tuning>, sizes, {"n"});
-    add(opt, "reduce_float", "gpuprims::reduce_large_finishes_2048", role::variant,
-        reduce_default_bench<float, large_finishes_tuning<2048>>, sizes, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_large_pass_launched", role::variant,
+        reduce_default_bench<float, large_pass_launched_tuning>, sizes, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_unpacked_marks", role::variant,
         reduce_default_bench<float, unpacked_marks_tuning>, sizes, {"n"});
     // Between the shapes: 2^21 floats is the last size the small tiles take (256 tiles, the
@@ -199,8 +198,8 @@ void register_reduce(const options& opt) {
         middle, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_unpacked_marks", role::variant,
         reduce_default_bench<float, unpacked_marks_tuning>, middle, {"n"});
-    add(opt, "reduce_float", "gpuprims::reduce_large_finishes_2048", role::variant,
-        reduce_default_bench<float, large_finishes_tuning<2048>>, middle, {"n"});
+    add(opt, "reduce_float", "gpuprims::reduce_large_pass_launched", role::variant,
+        reduce_default_bench<float, large_pass_launched_tuning>, middle, {"n"});
     add(opt, "reduce_float", "gpuprims::reduce_last_pass_waits", role::variant,
         reduce_default_bench<float, last_pass_waits_tuning>, sizes, {"n"});
     const arg_list large = each({std::int64_t{1} << 24, std::int64_t{1} << 28});

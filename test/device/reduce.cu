@@ -314,6 +314,33 @@ TEST_CASE("gpuprims::reduce runs a caller's tuning", "[reduce][gpu]") {
       [&g] { return std::uniform_real_distribution<double>(-1, 1)(g); }, large_finishes_tuning{});
 }
 
+TEST_CASE("gpuprims::reduce finishes a large pass in its last block, up to 2048 tiles",
+          "[reduce][gpu]") {
+  // The library's policy: 2^23 + 2^15 + 3 floats are 1029 large tiles, so the final small tile
+  // gives threads 0 and 1 a second word of partials, which threads 256 and 257 of the large block
+  // poll and hand over through shared memory; 2^24 floats are 2048 tiles, the limit; one more
+  // item, and the second pass is launched. Offset 1 moves every tile by one item.
+  std::mt19937_64& g = rng();
+  const std::vector<std::size_t> sizes = {(std::size_t{1} << 23) + (std::size_t{1} << 15) + 3,
+                                          std::size_t{1} << 24, (std::size_t{1} << 24) + 1};
+  std::vector<float> floats((std::size_t{1} << 24) + 2);
+  std::vector<std::int32_t> ints(floats.size());
+  for (std::size_t i = 0; i < floats.size(); ++i) {
+    floats[i] = static_cast<float>(std::ldexp(std::uniform_real_distribution<double>(-1, 1)(g),
+                                              static_cast<int>(g() % 40) - 20));
+    ints[i] = static_cast<std::int32_t>(g() % 2001) - 1000;
+  }
+  for (std::size_t n : sizes) {
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
+      check_reduce<float, float>("float plus", floats, offset, n, 0.25f, gpuprims::plus<float>{});
+      check_reduce<float, float>("float maximum", floats, offset, n, -1e30f,
+                                 gpuprims::maximum<float>{});
+      check_reduce<std::int32_t, std::int32_t>("int32 plus", ints, offset, n, std::int32_t{9},
+                                               gpuprims::plus<std::int32_t>{});
+    }
+  }
+}
+
 TEST_CASE("gpuprims::reduce without init starts from the operator's identity", "[reduce][gpu]") {
   std::vector<float> host = {3.5f, -2.0f, 7.25f, 0.5f, -9.0f};
   device_buffer in(host.size() * sizeof(float)), out(4 * sizeof(float));

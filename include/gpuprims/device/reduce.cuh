@@ -33,7 +33,7 @@ template <class Item, class T = Item, class Tuning = reduce_tuning>
 /// (__half into float, int8 into int64); Op takes and returns T. Op must be associative and
 /// commutative (tiles interleave the input), as for cub::DeviceReduce. The combination order is a
 /// function of n and of the input's address modulo 16 only, the same on every GPU, so results
-/// repeat bit for bit across runs and devices (docs/reduce.md, "The order"). One launch up to 2^21
+/// repeat bit for bit across runs and devices (docs/reduce.md, "The order"). One launch up to 2^24
 /// floats (the first pass's last block finishes), two up to 2^34. A workspace serves one call at a
 /// time: calls that may overlap (two streams, two graphs) need one each. n == 0 writes init. A null
 /// `out`, a null `in` with n > 0, or a needed workspace that is null, short or misaligned return

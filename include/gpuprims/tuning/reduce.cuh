@@ -32,8 +32,9 @@ struct reduce_policy {
   std::size_t early_next_pass_max_tiles;
   /// Where the pass after a pass of at most this many tiles would be the last (its partials fit
   /// one `small` tile), the pass's last block waits for the others' partials and reduces them
-  /// itself: one launch fewer, the same bits. Only passes of the `small` shape (the large kernel
-  /// carries none of it), for accumulators that load as 16-byte words. 0: every pass is launched.
+  /// itself: one launch fewer, the same bits. Passes of the `small` shape (those of the large one:
+  /// large_pass_finishes_max_tiles), for accumulators that load as 16-byte words. 0: every pass is
+  /// launched.
   std::size_t last_block_finishes_max_tiles = 0;
   /// With dependent launch: the pass that writes the result lets the stream's next kernel be
   /// scheduled as its blocks start (that kernel still waits for this one's memory, as every kernel
@@ -86,6 +87,17 @@ struct reduce_tuning {
     // keeps the old default as reduce_float/gpuprims::reduce_last_pass_waits. The last 1024 or 4096
     // blocks of the larger passes signalling the same way bought nothing at 2^28 (notes/reduce.md).
     p.last_pass_signals = true;
+    // A finishing pass's 4-byte partials travel in their marks, with no memory barrier in any
+    // block. reduce_float/gpuprims::reduce_unpacked_marks (false) against the default, one binary,
+    // 3 runs on the H100 (2026-11-27), us: 4.94-4.97 against 3.59-4.11 at 2^20 floats, 5.82-6.00
+    // against 4.34-4.41 at 2^21; 2^16 and 2^24 to 2^30 within the runs' spread.
+    p.partials_in_marks = true;
+    // Large passes of up to 2048 tiles (2^24 floats) finish in their last block too, which the
+    // packed partials make cheap (no block waits on a barrier): one launch up to 2^24 floats.
+    // reduce_float/gpuprims::reduce_large_pass_launched (0) was the default; same runs, us:
+    // 5.79-5.82 against 6.14-7.91 at 2^22, 8.29-8.31 against 8.75-8.80 at 2^23, 25.93-25.98 against
+    // 26.17-26.56 at 2^24; 2^28 and 2^30 within the runs' spread.
+    p.large_pass_finishes_max_tiles = 2048;
     return p;
   }
 };
