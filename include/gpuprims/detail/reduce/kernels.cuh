@@ -463,15 +463,13 @@ cudaError_t launch_reduce_pass(const reduce_policy& p, bool dependent, const Ite
                      signal_next, finish);
 }
 
-// The launcher on the current device, whose facts the caller has read.
+// The launcher on the current device, whose facts the caller has read after checking that `out`,
+// and `in` where n > 0, are not null (bad arguments fail before any CUDA call).
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_reduce(const device_facts& facts, const Item* in, T* out, std::size_t n, T init,
                           Op op, void* workspace, std::size_t workspace_bytes,
                           cudaStream_t stream) {
   check_accumulator_types<T, Op>();
-  if (out == nullptr || (n > 0 && in == nullptr)) {
-    return cudaErrorInvalidValue;
-  }
   const reduce_policy p = Tuning::select(facts.target_arch);
   const bool dependent = dependent_launch(p.dependent_launch, facts);
   if (n == 0) {
@@ -508,6 +506,9 @@ cudaError_t launch_reduce(const device_facts& facts, const Item* in, T* out, std
 template <class Tuning, class Item, class T, class Op>
 cudaError_t launch_reduce(const Item* in, T* out, std::size_t n, T init, Op op, void* workspace,
                           std::size_t workspace_bytes, cudaStream_t stream) {
+  if (out == nullptr || (n > 0 && in == nullptr)) {
+    return cudaErrorInvalidValue;
+  }
   device_facts facts;
   GPUPRIMS_RETURN_IF_ERROR(current_device_facts(facts));
   return launch_reduce<Tuning>(facts, in, out, n, init, op, workspace, workspace_bytes, stream);
