@@ -120,20 +120,27 @@ void check_case(std::size_t batch, shape s, std::size_t pad_x, std::size_t pad_y
   });
 }
 
+// The sweep's parts: the shapes, then a padded batch of two grids.
+constexpr int sweep_parts = 8;
+
+// Parts [first, last) of the sweep: the largest stencils run it as several sections, so that
+// compute-sanitizer's racecheck (one command a section, scripts/sanitizer_jobs.py) ends each in
+// the time a command may take.
 template <int Rad, stencil_shape Shape, int Steps, class T,
           class Tuning = gpuprims::stencil3d_fused_tuning>
-void check_shapes() {
+void check_shapes(int first = 0, int last = sweep_parts) {
   // {depth, rows, cols}: single points and lines, one more than the default tile (28, 24 and 16
   // points at 2, 4 and 8 steps of radius 1) and than short_tuning's, deeper than a chunk.
-  const shape shapes[] = {{1, 1, 1},  {1, 5, 3},    {3, 2, 9},   {2 * Rad, 13, 29},
-                          {7, 29, 9}, {70, 17, 45}, {13, 33, 41}};
-  for (const shape& s : shapes) {
+  const shape shapes[sweep_parts - 1] = {{1, 1, 1},  {1, 5, 3},    {3, 2, 9},   {2 * Rad, 13, 29},
+                                         {7, 29, 9}, {70, 17, 45}, {13, 33, 41}};
+  for (int part = first; part < last; ++part) {
     for (int rule = 0; rule < rule_count; ++rule) {
-      check_case<Rad, Shape, Steps, T, Tuning>(1, s, 0, 0, rule);
+      if (part < sweep_parts - 1) {
+        check_case<Rad, Shape, Steps, T, Tuning>(1, shapes[part], 0, 0, rule);
+      } else {
+        check_case<Rad, Shape, Steps, T, Tuning>(2, {11, 19, 37}, 3, 2, rule);
+      }
     }
-  }
-  for (int rule = 0; rule < rule_count; ++rule) {
-    check_case<Rad, Shape, Steps, T, Tuning>(2, {11, 19, 37}, 3, 2, rule);
   }
 }
 
@@ -146,8 +153,28 @@ TEST_CASE("apply_stencil3d_fused equals Steps calls of apply_stencil3d, bit for 
   SECTION("star, Rad 1, 7 steps") { check_shapes<1, stencil_shape::star, 7, float>(); }
   SECTION("box, Rad 1, 3 steps") { check_shapes<1, stencil_shape::box, 3, float>(); }
   SECTION("star, Rad 2, 2 steps") { check_shapes<2, stencil_shape::star, 2, float>(); }
-  SECTION("box, Rad 2, 2 steps") { check_shapes<2, stencil_shape::box, 2, float>(); }
-  SECTION("box, Rad 3, 2 steps") { check_shapes<3, stencil_shape::box, 2, float>(); }
+  // The largest boxes in parts (one took longer than 545 s alone under racecheck).
+  SECTION("box, Rad 2, 2 steps: points, lines, small blocks") {
+    check_shapes<2, stencil_shape::box, 2, float>(0, 5);
+  }
+  SECTION("box, Rad 2, 2 steps: large blocks, a batch") {
+    check_shapes<2, stencil_shape::box, 2, float>(5, sweep_parts);
+  }
+  SECTION("box, Rad 3, 2 steps: points, lines, small blocks") {
+    check_shapes<3, stencil_shape::box, 2, float>(0, 4);
+  }
+  SECTION("box, Rad 3, 2 steps: 7 x 29 x 9") {
+    check_shapes<3, stencil_shape::box, 2, float>(4, 5);
+  }
+  SECTION("box, Rad 3, 2 steps: 70 x 17 x 45") {
+    check_shapes<3, stencil_shape::box, 2, float>(5, 6);
+  }
+  SECTION("box, Rad 3, 2 steps: 13 x 33 x 41") {
+    check_shapes<3, stencil_shape::box, 2, float>(6, 7);
+  }
+  SECTION("box, Rad 3, 2 steps: a padded batch of 2") {
+    check_shapes<3, stencil_shape::box, 2, float>(7, sweep_parts);
+  }
   SECTION("star, Rad 4, 1 step (the fused kernels)") {
     check_shapes<4, stencil_shape::star, 1, float, library_fused_tuning>();
   }
