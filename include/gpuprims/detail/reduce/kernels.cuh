@@ -52,10 +52,6 @@ struct reduce_finish {
   bool packed = false;  // the partials travel in the marks (reduce_marks_carry_partials)
 };
 
-// Whether a pass of this kernel can finish in its last block: passes of the small shape where T
-// loads as 16-byte words; passes of the large shape only where T's partials travel packed with
-// their marks (no barrier added to the large kernel's blocks, reduce_policy's
-// large_pass_finishes_max_tiles).
 // Threads of the finishing kernel's block for each thread of a small tile: 1 for the small
 // kernel, large.block_threads / small.block_threads for the large one (0 where that does not
 // divide, or where the policy never has a large pass finish).
@@ -71,6 +67,10 @@ __host__ __device__ constexpr int reduce_finish_spread(int arch) {
              : 0;
 }
 
+// Whether a pass of this kernel can finish in its last block: passes of the small shape where T
+// loads as 16-byte words; passes of the large shape only where T's partials travel packed with
+// their marks (no barrier added to the large kernel's blocks, reduce_policy's
+// large_pass_finishes_max_tiles).
 template <class Tuning, bool Large, class T>
 inline constexpr bool reduce_last_block_can_finish =
     Large ? sizeof(T) <= 4 && reduce_vectorizable<T>&& reduce_finish_spread<Tuning, Large>(
