@@ -52,31 +52,6 @@ struct reduce_finish {
   bool packed = false;  // the partials travel in the marks (reduce_marks_carry_partials)
 };
 
-// Threads of the finishing kernel's block for each thread of a small tile: 1 for the small
-// kernel, large.block_threads / small.block_threads for the large one (0 where that does not
-// divide, or where the policy never has a large pass finish).
-template <class Tuning, bool Large>
-__host__ __device__ constexpr int reduce_finish_spread(int arch) {
-  const reduce_policy p = Tuning::select(arch);
-  if (!Large) {
-    return 1;
-  }
-  return p.partials_in_marks && p.large_pass_finishes_max_tiles > 0 &&
-                 p.large.block_threads % p.small.block_threads == 0
-             ? p.large.block_threads / p.small.block_threads
-             : 0;
-}
-
-// Whether a pass of this kernel can finish in its last block: passes of the small shape where T
-// loads as 16-byte words; passes of the large shape only where T's partials travel packed with
-// their marks (no barrier added to the large kernel's blocks, reduce_policy's
-// large_pass_finishes_max_tiles).
-template <class Tuning, bool Large, class T>
-inline constexpr bool reduce_last_block_can_finish =
-    Large ? sizeof(T) <= 4 && reduce_vectorizable<T>&& reduce_finish_spread<Tuning, Large>(
-                                  GPUPRIMS_TARGET_ARCH) > 0
-          : reduce_vectorizable<T>;
-
 // Accumulators of up to 4 bytes travel with their mark: one 64-bit word a tile, the partial's bits
 // in the low half and 32 bits of the call's mark in the high half, stored relaxed. The finishing
 // block reads partial and mark in one atomic load, so no block fences its partial before the mark
@@ -88,14 +63,42 @@ inline constexpr bool reduce_last_block_can_finish =
 template <class T>
 inline constexpr bool reduce_marks_carry_partials = reduce_vectorizable<T> && sizeof(T) <= 4;
 
+// Whether the policy lets a pass of the large shape finish in its last block: its 4-byte partials
+// travel in their marks (no barrier added to the large kernel's blocks), and the large block runs
+// the final pass's small tile with its first threads.
+__host__ __device__ constexpr bool reduce_large_pass_may_finish(const reduce_policy& p) {
+  return p.partials_in_marks && p.large_pass_finishes_max_tiles > 0 &&
+         p.large.block_threads % p.small.block_threads == 0;
+}
+
+// Threads of the finishing kernel's block for each thread of a small tile: 1 for the small
+// kernel, large.block_threads / small.block_threads for the large one (0 where that does not
+// divide, or where the policy never has a large pass finish).
+template <class Tuning, bool Large>
+__host__ __device__ constexpr int reduce_finish_spread(int arch) {
+  const reduce_policy p = Tuning::select(arch);
+  if (!Large) {
+    return 1;
+  }
+  return reduce_large_pass_may_finish(p) ? p.large.block_threads / p.small.block_threads : 0;
+}
+
+// Whether a pass of this kernel can finish in its last block: passes of the small shape where T
+// loads as 16-byte words; passes of the large shape where T's partials travel in their marks and
+// the policy lets them (reduce_large_pass_may_finish).
+template <class Tuning, bool Large, class T>
+inline constexpr bool reduce_last_block_can_finish =
+    Large ? reduce_marks_carry_partials<T>&& reduce_finish_spread<Tuning, Large>(
+                GPUPRIMS_TARGET_ARCH) > 0
+          : reduce_vectorizable<T>;
+
 // Whether a finishing pass of `count` partials packs them (the host's choice, from the policy): a
 // word of partials for each thread of the finishing kernel's block at most.
 template <class T>
 constexpr bool reduce_finish_packed(const reduce_policy& p, std::size_t count, bool large) {
   const int threads = large ? p.large.block_threads : p.small.block_threads;
   return p.partials_in_marks && reduce_marks_carry_partials<T> &&
-         (!large || (p.large_pass_finishes_max_tiles > 0 &&
-                     p.large.block_threads % p.small.block_threads == 0)) &&
+         (!large || reduce_large_pass_may_finish(p)) &&
          count <= static_cast<std::size_t>(threads) * reduce_items_per_word<T>;
 }
 
@@ -381,7 +384,7 @@ constexpr reduce_workspace_layout reduce_workspace_layout_for(const reduce_polic
   const std::size_t second = reduce_partials_bound<T>(p, first);
   std::size_t marks = 0;
   std::size_t limit = p.last_block_finishes_max_tiles;
-  if (p.partials_in_marks && reduce_marks_carry_partials<T> &&
+  if (reduce_marks_carry_partials<T> && reduce_large_pass_may_finish(p) &&
       p.large_pass_finishes_max_tiles > limit) {
     limit = p.large_pass_finishes_max_tiles;
   }
