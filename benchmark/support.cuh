@@ -102,6 +102,100 @@ struct with_prefetch_tiles {
   }
 };
 
+// A non-blocking stream and two events for timing batches of launches; released on destruction.
+struct batch_timer {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  bool ok = false;
+  batch_timer() {
+    ok = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess &&
+         cudaEventCreate(&start) == cudaSuccess && cudaEventCreate(&stop) == cudaSuccess;
+  }
+  ~batch_timer() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaStreamDestroy(stream);
+  }
+  batch_timer(const batch_timer&) = delete;
+  batch_timer& operator=(const batch_timer&) = delete;
+
+  // Seconds per launch of a batch of `batch` back-to-back launches.
+  template <class Launch>
+  cudaError_t time(int batch, Launch& launch, double& seconds) {
+    cudaEventRecord(start, stream);
+    for (int i = 0; i < batch; ++i) {
+      launch(stream);
+    }
+    cudaEventRecord(stop, stream);
+    cudaError_t status = cudaEventSynchronize(stop);
+    if (status == cudaSuccess) {
+      status = cudaGetLastError();
+    }
+    float ms = 0;
+    if (status == cudaSuccess) {
+      status = cudaEventElapsedTime(&ms, start, stop);
+    }
+    seconds = ms * 1e-3 / batch;
+    return status;
+  }
+
+  // Warm-up, then the batch: doubled from one launch until a batch takes at least 100 us. The
+  // first launch after the GPU went idle costs more than the next ones; sized from a few launches'
+  // time (as before 2026-11-24) a batch came out shorter for any variant with such a cost, or with
+  // a first call that allocates (the launchers without a workspace argument), which then exposed
+  // more of that cost: reduce without a workspace at 2^16 floats got batches of 9 against the
+  // workspace call's 15, 5.10 against 4.32 us, and a rerun of the same binary gave other batches.
+  template <class Launch>
+  cudaError_t size_batch(Launch& launch, int& batch) {
+    for (int i = 0; i < 3; ++i) {
+      launch(stream);
+    }
+    cudaError_t status = cudaStreamSynchronize(stream);
+    for (batch = 1; status == cudaSuccess; batch *= 2) {
+      double seconds = 0;
+      status = time(batch, launch, seconds);
+      if (status != cudaSuccess || seconds * batch >= 1e-4 || batch >= 1 << 14) {
+        break;
+      }
+    }
+    return status;
+  }
+};
+
+inline double median_of(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+// The counters of a timed benchmark whose median launch took `median` seconds.
+inline void report_median(benchmark::State& state, std::size_t bytes, int batch, double median) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["batch"] = batch;
+  state.counters["median_us"] = median * 1e6;
+  state.counters["GB/s"] = bytes / median / 1e9;
+  state.counters["peak_pct"] = 100.0 * bytes / median / peak_bytes_per_second();
+}
+
+// Under --profile: one launch between cudaProfilerStart and Stop, the iterations untimed (the
+// counters come from the profiler).
+template <class Launch>
+void profile_one_launch(benchmark::State& state, Launch& launch) {
+  cudaError_t status = cudaDeviceSynchronize();
+  if (status == cudaSuccess) {
+    cudaProfilerStart();
+    launch(cudaStream_t{0});
+    status = cudaDeviceSynchronize();
+    cudaProfilerStop();
+  }
+  for (auto _ : state) {
+    state.SetIterationTime(1e-6);
+  }
+  if (status != cudaSuccess) {
+    state.SkipWithError(cudaGetErrorString(status));
+  }
+}
+
 // Times `launch(stream)` with CUDA events (UseManualTime) after a warm-up, and reports the median
 // per-launch time: GB/s of `bytes` (the minimum the operation must move), % of the theoretical
 // peak, and microseconds. Each benchmark iteration times a batch of back-to-back launches of at
@@ -110,87 +204,87 @@ struct with_prefetch_tiles {
 template <class Launch>
 void time_launches(benchmark::State& state, std::size_t bytes, Launch launch) {
   if (profiling()) {
-    cudaError_t status = cudaDeviceSynchronize();
-    if (status == cudaSuccess) {
-      cudaProfilerStart();
-      launch(cudaStream_t{0});
-      status = cudaDeviceSynchronize();
-      cudaProfilerStop();
-    }
-    for (auto _ : state) {
-      state.SetIterationTime(1e-6);  // untimed: the counters come from the profiler
-    }
-    if (status != cudaSuccess) {
-      state.SkipWithError(cudaGetErrorString(status));
-    }
+    profile_one_launch(state, launch);
     return;
   }
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
-      cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
+  batch_timer timer;
+  if (!timer.ok) {
     state.SkipWithError("stream or event creation failed");
     return;
   }
-  // Warm-up, then the batch: doubled from one launch until a batch takes at least 100 us. The
-  // first launch after the GPU went idle costs more than the next ones; sized from a few launches'
-  // time (as before 2026-11-24) a batch came out shorter for any variant with such a cost, or with
-  // a first call that allocates (the launchers without a workspace argument), which then exposed
-  // more of that cost: reduce without a workspace at 2^16 floats got batches of 9 against the
-  // workspace call's 15, 5.10 against 4.32 us, and a rerun of the same binary gave other batches.
-  for (int i = 0; i < 3; ++i) {
-    launch(stream);
-  }
-  cudaError_t status = cudaStreamSynchronize(stream);
   int batch = 1;
-  while (status == cudaSuccess) {
-    float ms = 0;
-    cudaEventRecord(start, stream);
-    for (int i = 0; i < batch; ++i) {
-      launch(stream);
-    }
-    cudaEventRecord(stop, stream);
-    status = cudaEventSynchronize(stop);
-    if (status == cudaSuccess) {
-      status = cudaGetLastError();
-    }
-    if (status != cudaSuccess || cudaEventElapsedTime(&ms, start, stop) != cudaSuccess ||
-        ms >= 0.1f || batch >= 1 << 14) {
-      break;
-    }
-    batch *= 2;
-  }
+  cudaError_t status = timer.size_batch(launch, batch);
   std::vector<double> seconds;
   if (status == cudaSuccess) {
     for (auto _ : state) {
-      cudaEventRecord(start, stream);
-      for (int i = 0; i < batch; ++i) {
-        launch(stream);
+      double s = 0;
+      status = timer.time(batch, launch, s);
+      if (status != cudaSuccess) {
+        state.SkipWithError(cudaGetErrorString(status));
+        break;
       }
-      cudaEventRecord(stop, stream);
-      cudaEventSynchronize(stop);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start, stop);
-      state.SetIterationTime(ms * 1e-3 / batch);
-      seconds.push_back(ms * 1e-3 / batch);
+      state.SetIterationTime(s);
+      seconds.push_back(s);
     }
-    status = cudaGetLastError();
+  } else {
+    state.SkipWithError(cudaGetErrorString(status));
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaStreamDestroy(stream);
-  if (status != cudaSuccess || seconds.empty()) {
-    state.SkipWithError(status != cudaSuccess ? cudaGetErrorString(status) : "no iterations");
+  if (seconds.empty() || status != cudaSuccess) {
     return;
   }
-  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
-  const double median = seconds[seconds.size() / 2];
-  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
-  state.counters["bytes"] = static_cast<double>(bytes);
-  state.counters["batch"] = batch;
-  state.counters["median_us"] = median * 1e6;
-  state.counters["GB/s"] = bytes / median / 1e9;
-  state.counters["peak_pct"] = 100.0 * bytes / median / peak_bytes_per_second();
+  report_median(state, bytes, batch, median_of(seconds));
+}
+
+// Times `launch` as time_launches does, each batch beside a batch of `against` of the same size
+// (taking turns at going first), and reports, besides the median of `launch`, the median of
+// `against` (`against_us`) and the median of the per-iteration ratios `launch` / `against`
+// (`ratio`). Two rows of a family are timed minutes apart; at sizes where a launch costs a few us
+// their medians move by 10% or more from row to row, which this pairing cancels.
+template <class Launch, class Against>
+void time_launches_paired(benchmark::State& state, std::size_t bytes, Launch launch,
+                          Against against) {
+  if (profiling()) {
+    profile_one_launch(state, launch);
+    return;
+  }
+  batch_timer timer;
+  if (!timer.ok) {
+    state.SkipWithError("stream or event creation failed");
+    return;
+  }
+  int batch = 1, against_batch = 1;
+  cudaError_t status = timer.size_batch(launch, batch);
+  if (status == cudaSuccess) {
+    status = timer.size_batch(against, against_batch);
+  }
+  batch = std::max(batch, against_batch);
+  std::vector<double> seconds, against_seconds, ratios;
+  if (status == cudaSuccess) {
+    for (auto _ : state) {
+      double s = 0, a = 0;
+      const bool launch_first = seconds.size() % 2 == 0;
+      status = launch_first ? timer.time(batch, launch, s) : timer.time(batch, against, a);
+      if (status == cudaSuccess) {
+        status = launch_first ? timer.time(batch, against, a) : timer.time(batch, launch, s);
+      }
+      if (status != cudaSuccess) {
+        state.SkipWithError(cudaGetErrorString(status));
+        break;
+      }
+      state.SetIterationTime(s);
+      seconds.push_back(s);
+      against_seconds.push_back(a);
+      ratios.push_back(s / a);
+    }
+  } else {
+    state.SkipWithError(cudaGetErrorString(status));
+  }
+  if (seconds.empty() || status != cudaSuccess) {
+    return;
+  }
+  report_median(state, bytes, batch, median_of(seconds));
+  state.counters["against_us"] = median_of(against_seconds) * 1e6;
+  state.counters["ratio"] = median_of(ratios);
 }
 
 // Skips the benchmark with the CUDA error's text when `status` is one.
