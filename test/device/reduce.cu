@@ -16,6 +16,7 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -537,6 +538,77 @@ TEST_CASE("gpuprims::reduce without a workspace: concurrent streams, threads and
     }
     GPUPRIMS_CHECK_LAUNCH();
     expect_all("threads");
+  }
+
+  SECTION("one stream, its workspace outgrown: the old buffer kept until the release") {
+    out.poison();
+    cudaStream_t s = nullptr;
+    GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    // Sizes rising from one tile (no workspace) to three passes: each call needs more than the one
+    // before it, so the stream's buffer grows.
+    const int order[lanes] = {3, 1, 2, 0};
+    for (int i = 0; i < lanes; ++i) {
+      const int lane = order[i];
+      GPUPRIMS_CHECK_CUDA(
+          pooled(inputs[lane].data(), results + lane * rounds, sizes[lane], 0, {}, s));
+    }
+    gpuprims::detail::stream_workspace_key key{};
+    GPUPRIMS_CHECK_CUDA(
+        gpuprims::detail::stream_workspace_key_of(s, gpuprims::detail::workspace_zeroed, key));
+    {
+      auto& cache = gpuprims::detail::stream_workspaces();
+      const std::lock_guard<std::mutex> lock(cache.mutex);
+      const auto it = cache.entries.find(key);
+      REQUIRE(it != cache.entries.end());
+      CHECK(it->second.data != nullptr);
+      CHECK(!it->second.retired.empty());  // grown at least once, the old buffers kept
+    }
+    for (int round = 1; round < rounds; ++round) {
+      for (int lane = 0; lane < lanes; ++lane) {
+        GPUPRIMS_CHECK_CUDA(
+            pooled(inputs[lane].data(), results + lane * rounds + round, sizes[lane], 0, {}, s));
+      }
+    }
+    GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace(s));
+    {
+      auto& cache = gpuprims::detail::stream_workspaces();
+      const std::lock_guard<std::mutex> lock(cache.mutex);
+      CHECK(cache.entries.find(key) == cache.entries.end());
+    }
+    GPUPRIMS_CHECK_CUDA(cudaStreamSynchronize(s));
+    GPUPRIMS_CHECK_CUDA(cudaStreamDestroy(s));
+    GPUPRIMS_CHECK_LAUNCH();
+    expect_all("one stream, growing");
+  }
+
+  SECTION("several host threads on one stream, the workspace growing under them") {
+    out.poison();
+    cudaStream_t shared = nullptr;
+    GPUPRIMS_CHECK_CUDA(cudaStreamCreateWithFlags(&shared, cudaStreamNonBlocking));
+    std::vector<std::thread> threads;
+    std::vector<cudaError_t> status(lanes, cudaSuccess);
+    for (int lane = 0; lane < lanes; ++lane) {
+      threads.emplace_back([&, lane] {
+        cudaError_t e = cudaSuccess;
+        for (int round = 0; round < rounds && e == cudaSuccess; ++round) {
+          e = pooled(inputs[lane].data(), results + lane * rounds + round, sizes[lane], 0, {},
+                     shared);
+        }
+        status[lane] = e;
+      });
+    }
+    for (auto& t : threads) {
+      t.join();
+    }
+    for (int lane = 0; lane < lanes; ++lane) {
+      INFO("thread " << lane << ": " << cudaGetErrorString(status[lane]));
+      CHECK(status[lane] == cudaSuccess);
+    }
+    GPUPRIMS_CHECK_CUDA(gpuprims::release_stream_workspace(shared));
+    GPUPRIMS_CHECK_CUDA(cudaStreamSynchronize(shared));
+    GPUPRIMS_CHECK_CUDA(cudaStreamDestroy(shared));
+    GPUPRIMS_CHECK_LAUNCH();
+    expect_all("threads on one stream");
   }
 
   SECTION("captured into a graph, instantiated twice, launched on two streams at once") {

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 namespace gpuprims {
 namespace detail {
@@ -42,9 +43,15 @@ inline constexpr std::size_t workspace_scratch = 0;
 // and that must not read never-written memory (compute-sanitizer's initcheck), as gpuprims::reduce.
 inline constexpr std::size_t workspace_zeroed = 1;
 
+// `retired`: the buffers the entry outgrew. A call on the stream from another host thread may have
+// taken one just before the entry grew and queue its work after the growth; freed in the stream's
+// order at growth, the buffer could by then be another allocation's (the pool reuses memory once
+// the stream has passed the free). So they live until release_stream_workspace: with each growth
+// at least doubling, less memory in all than the current buffer.
 struct stream_workspace_entry {
   void* data = nullptr;
   std::size_t bytes = 0;
+  std::vector<void*> retired;
 };
 
 struct stream_workspace_cache {
@@ -97,14 +104,21 @@ inline cudaError_t acquire_stream_workspace(cudaStream_t stream, std::size_t byt
   const std::lock_guard<std::mutex> lock(cache.mutex);
   stream_workspace_entry& entry = cache.entries[key];
   if (entry.bytes < bytes) {
-    // Stream-ordered: the old buffer is freed after the calls already queued on `stream`, the new
-    // one is ready for the calls after; nothing waits on the host.
+    // Stream-ordered: the new buffer is ready for the calls queued after this one; nothing waits on
+    // the host. The old one is retired, not freed (stream_workspace_entry).
     const std::size_t grown = bytes < 2 * entry.bytes ? 2 * entry.bytes : bytes;
-    if (entry.data != nullptr) {
-      GPUPRIMS_RETURN_IF_ERROR(cudaFreeAsync(entry.data, stream));
-      entry = {};
+    void* fresh = nullptr;
+    const cudaError_t allocated = allocate_workspace(fresh, grown, purpose, stream);
+    if (allocated != cudaSuccess) {
+      if (fresh != nullptr) {
+        cudaFreeAsync(fresh, stream);  // allocated, not zeroed: the entry keeps its buffer
+      }
+      return allocated;
     }
-    GPUPRIMS_RETURN_IF_ERROR(allocate_workspace(entry.data, grown, purpose, stream));
+    if (entry.data != nullptr) {
+      entry.retired.push_back(entry.data);
+    }
+    entry.data = fresh;
     entry.bytes = grown;
   }
   data = entry.data;
@@ -133,7 +147,8 @@ cudaError_t with_stream_workspace(cudaStream_t stream, std::size_t bytes, Launch
 
 /// Frees, in `stream`'s order, the workspaces the workspace-free launchers keep for `stream` on the
 /// current device (and, for a default stream, the calling host thread). Call it before destroying
-/// a stream those launchers used; a later call on the stream allocates again.
+/// a stream those launchers used, while no other host thread is calling them on it; a later call on
+/// the stream allocates again.
 inline cudaError_t release_stream_workspace(cudaStream_t stream = 0) {
   detail::stream_workspace_key key{};
   GPUPRIMS_RETURN_IF_ERROR(detail::stream_workspace_key_of(stream, 0, key));
@@ -143,9 +158,12 @@ inline cudaError_t release_stream_workspace(cudaStream_t stream = 0) {
   for (auto it = cache.entries.lower_bound(key);
        it != cache.entries.end() && it->first.device == key.device &&
        it->first.stream == key.stream && it->first.thread == key.thread;) {
-    if (it->second.data != nullptr) {
-      const cudaError_t freed = cudaFreeAsync(it->second.data, stream);
-      status = status != cudaSuccess ? status : freed;
+    it->second.retired.push_back(it->second.data);
+    for (void* data : it->second.retired) {
+      if (data != nullptr) {
+        const cudaError_t freed = cudaFreeAsync(data, stream);
+        status = status != cudaSuccess ? status : freed;
+      }
     }
     it = cache.entries.erase(it);
   }
