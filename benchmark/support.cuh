@@ -102,6 +102,17 @@ struct with_prefetch_tiles {
   }
 };
 
+// A tuning selector: Base's policy with its tiles prefetching for the grid's first wave too
+// (`prefetch_first_wave`: the library's default before 2026-11-27).
+template <class Base>
+struct with_prefetch_first_wave {
+  __host__ __device__ static constexpr auto select(int arch) {
+    auto p = Base::select(arch);
+    p.prefetch_first_wave = true;
+    return p;
+  }
+};
+
 // A non-blocking stream and two events for timing batches of launches; released on destruction.
 struct batch_timer {
   cudaStream_t stream = nullptr;

@@ -134,7 +134,8 @@ template <class T>
 void register_scan_family(const options& opt, const std::string& family) {
   const arg_list sizes =
       opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 22,
-                       std::int64_t{1} << 24, std::int64_t{1} << 28, std::int64_t{1} << 30})
+                       std::int64_t{1} << 23, std::int64_t{1} << 24, std::int64_t{1} << 26,
+                       std::int64_t{1} << 28, std::int64_t{1} << 30})
                : each({std::int64_t{1} << 20, std::int64_t{1} << 28});
   add(opt, family, "cub::DeviceScan::InclusiveSum", role::baseline, cub_scan_bench<T>, sizes,
       {"n"});
@@ -186,6 +187,10 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, prefetch_tuning<64>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_prefetch256", role::variant,
         scan_default_bench<T, prefetch_tuning<256>>, sizes, {"n"});
+    // Tiles prefetching for the first wave too (the default before 2026-11-27, there issued
+    // before the tile's own loads).
+    add(opt, family, "gpuprims::inclusive_scan, first wave prefetched too", role::variant,
+        scan_default_bench<T, with_prefetch_first_wave<scan_tuning>>, sizes, {"n"});
   }
 }
 

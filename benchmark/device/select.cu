@@ -121,7 +121,8 @@ void copy_select_bytes_bench(benchmark::State& state) {
 void register_select(const options& opt) {
   const arg_list sizes =
       opt.full ? each({std::int64_t{1} << 16, std::int64_t{1} << 20, std::int64_t{1} << 22,
-                       std::int64_t{1} << 24, std::int64_t{1} << 28, std::int64_t{1} << 30})
+                       std::int64_t{1} << 23, std::int64_t{1} << 24, std::int64_t{1} << 26,
+                       std::int64_t{1} << 28, std::int64_t{1} << 30})
                : each({std::int64_t{1} << 20, std::int64_t{1} << 28});
   const std::string family = "select_int";
   add(opt, family, "cub::DeviceSelect::If", role::baseline, cub_select_bench, sizes, {"n"});
@@ -158,6 +159,10 @@ void register_select(const options& opt) {
         select_default_bench<false, select_prefetch_tuning<256>>, sizes, {"n"});
     add(opt, family, "gpuprims::partition_no_prefetch", role::variant,
         select_default_bench<true, select_prefetch_tuning<0>>, sizes, {"n"});
+    // Tiles prefetching for the first wave too (the default before 2026-11-27, there issued
+    // before the tile's own loads).
+    add(opt, family, "gpuprims::select_if, first wave prefetched too", role::variant,
+        select_default_bench<false, with_prefetch_first_wave<select_tuning>>, sizes, {"n"});
   }
 }
 

@@ -44,6 +44,11 @@ struct scan_policy {
   /// Large shape, 16-byte words: each tile asks the L2 for the input of the tile this many tiles
   /// after it (0: none), so that tile's loads find it there.
   int prefetch_tiles = 0;
+  /// Whether tiles prefetch for the tiles of the grid's first wave too (multiprocessors x
+  /// min_blocks_per_sm tiles, resident from the start, which load their input themselves). False:
+  /// only for tiles past it. True: every tile prefetches (the library's default before
+  /// 2026-11-27).
+  bool prefetch_first_wave = false;
 };
 
 /// The library's scan policy for code built for `arch`: one tile shape for every architecture (so
@@ -70,7 +75,11 @@ struct scan_tuning {
     // 3470-3477); ints 879-884 / 3457-3461 against 965-972 / 3794-3810. 32, 64, 96, 192 and 256
     // tiles ahead were slower or no faster, 512 to 2048 slower than none. With the staged tiles
     // (sm_90, and sm_100 and sm_103 until measured there); register tiles were not measured with
-    // it and prefetch nothing.
+    // it and prefetch nothing. Since 2026-11-27 not for the grid's first wave, and issued after the
+    // tile's own loads: two builds in one call on the H100, two runs each, us at 2^22 / 2^23 /
+    // 2^24 / 2^26 / 2^28 / 2^30 floats: 20.9 / 37.3-37.4 / 65.8-66.9 / 230.1-232.4 / 874.6-881.1 /
+    // 3452-3462 against 21.8 / 44.0-44.2 / 73.0-73.4 / 234.9-236.1 / 872.2-874.4 / 3423-3431
+    // before (CUB 15.8-16.2 / 37.0-37.7 / 65.5-66.5 / 230.8-234.3 / 877-882 / 3470-3481).
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 8 * tile_bytes) {
       return {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3, 128};
     }

@@ -30,7 +30,12 @@ struct select_tuning {
     // 2^30: 51.2-51.4 / 633 / 2501-2506 against 50.9-51.6 / 694-698 / 2770-2775 without
     // (CUB 54.0-54.2 / 706 / 2786-2789); partition 909-910 / 3566-3568 against 964-968 / 3815-3828
     // at 2^28 / 2^30. 96 and 192 tiles ahead were within 1%, 32, 64 and 256 slower. With the
-    // staged tiles only (the register tiles were not measured with it).
+    // staged tiles only (the register tiles were not measured with it). Since 2026-11-27 not for
+    // the grid's first wave, and issued after the tile's own loads (scan_policy), us at 2^22 /
+    // 2^23 / 2^24 / 2^28 / 2^30 ints, two runs against two of the build before in one call:
+    // 12.7-13.0 / 29.0-29.3 / 49.6-50.4 / 640-641 / 2535-2539 against 13.7-13.8 / 30.1-30.2 /
+    // 51.5-52.2 / 633-637 / 2490-2491 (CUB 15.4-15.6 / 30.1-30.5 / 53.9-54.5 / 704-712 /
+    // 2778-2787); partition 894-896 / 3520-3524 against 910-911 / 3568-3574 at 2^28 / 2^30.
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 5 * tile_bytes) {
       return {256, 40, 5, true, 8, std::size_t{1} << 21, true, 5, false, 0, 128};
     }

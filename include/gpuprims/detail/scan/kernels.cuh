@@ -218,11 +218,18 @@ __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t war
 }
 
 // Asks the L2 for the input of tile `tile + Ahead` of n items, a 128-byte line a thread of the
-// block (nothing where Ahead is 0), so that tile's loads find it there
-// (scan_policy::prefetch_tiles).
-template <int Threads, std::size_t TileItems, int Ahead, class Item>
-__device__ __forceinline__ void prefetch_tile(const Item* in, std::size_t n, std::size_t tile) {
-  if constexpr (Ahead > 0) {
+// block (nothing where Ahead is 0 or the tile's items are not 16-byte words), so that tile's loads
+// find it there (scan_policy::prefetch_tiles); not for a target below `prefetch_from`
+// (scan_prefetch_from). Called once the tile's own loads are issued: ahead of them, the gate's
+// branch alone (no prefetch issued) cost 12-17% at 3 x 2^21 and 2^23 floats on an H100
+// (docs/scan.md).
+template <bool Vector, int Threads, std::size_t TileItems, int Ahead, class Item>
+__device__ __forceinline__ void prefetch_tile(const Item* in, std::size_t n, std::size_t tile,
+                                              std::size_t prefetch_from) {
+  if constexpr (Vector && Ahead > 0) {
+    if (tile + Ahead < prefetch_from) {
+      return;
+    }
     constexpr std::size_t line_items = 128 / sizeof(Item);
     const std::size_t first = (tile + Ahead) * TileItems;
 #pragma unroll 1
@@ -253,7 +260,7 @@ template <class Tuning, bool Exclusive, bool Vector, bool Small, class Item, cla
 __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threads),
                                   (scan_min_blocks_here<Tuning, Item, T, Small, Vector>))
     scan_kernel(const Item* in, T* out, std::size_t n, T init, Op op, lookback_tiles<T> status,
-                std::size_t tiles) {
+                std::size_t tiles, std::size_t prefetch_from) {
   constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, T, Small>;
   constexpr int threads = shape.threads;
   constexpr int words = shape.words;
@@ -284,9 +291,6 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   const int lane = lane_id();
   const std::size_t warp_base = tile * shape.tile_items() + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
-  if constexpr (Vector) {
-    prefetch_tile<shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, tile);
-  }
 
   // A round: the serial scan within the lane's word, a warp scan of the words' totals, chained to
   // the rounds before by carry; returns the fold of everything before the lane's word in the warp.
@@ -316,6 +320,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     staged_words = s.stage.words() + std::size_t{32} * words * warp;
     staged_before = s.stage.before() + std::size_t{32} * (words - reg_before) * warp;
     stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, staged_words);
+    prefetch_tile<Vector, shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, tile,
+                                                                                   prefetch_from);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       read_staged_word<per_word, Item>(staged_words[j * 32 + lane], y[0]);
@@ -327,6 +333,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     }
   } else {
     load_warp_words<Vector>(in, warp_base, n, full, lane, y);
+    prefetch_tile<Vector, shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, tile,
+                                                                                   prefetch_from);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       before[j] = round(y[j], carry);
@@ -422,6 +430,21 @@ std::size_t scan_most_tiles(std::size_t n, int target_arch) {
   return small > large ? small : large;
 }
 
+// The first tile that tiles prefetch for (large shape, 16-byte words): the first past the grid's
+// first wave, the tiles resident at once (every multiprocessor holding the policy's minimum of
+// blocks: exact where that is what fits, as in the library's staged policies, otherwise fewer);
+// 0 with scan_policy::prefetch_first_wave.
+template <class Item, class T>
+std::size_t scan_prefetch_from(const scan_policy& p, const device_facts& facts) {
+  if (p.prefetch_first_wave) {
+    return 0;
+  }
+  const scan_shape<Item> shape = scan_shape_of<Item, T>(p);
+  return static_cast<std::size_t>(facts.multiprocessors) *
+         static_cast<std::size_t>(
+             arch::resident_blocks(shape.min_blocks, shape.threads, facts.target_arch));
+}
+
 // In place (in == out, same item size) or disjoint; anything else rejected.
 template <class Item, class T>
 bool scan_arguments_ok(const Item* in, const T* out, std::size_t n) {
@@ -467,12 +490,15 @@ cudaError_t launch_scan(const Item* in, T* out, std::size_t n, T init, Op op, vo
   const dim3 grid(static_cast<unsigned int>(tiles));
   const dim3 block(static_cast<unsigned int>(p.block_threads));
   const lookback_tiles<T> status{workspace};
+  const std::size_t prefetch_from = scan_prefetch_from<Item, T>(p, facts);
   const auto go = [&](auto kernel_small) {
     constexpr bool small = decltype(kernel_small)::value;
     return vector ? launch<scan_kernel<Tuning, Exclusive, true, small, Item, T, Op>>(
-                        grid, block, stream, dependent, in, out, n, init, op, status, tiles)
+                        grid, block, stream, dependent, in, out, n, init, op, status, tiles,
+                        prefetch_from)
                   : launch<scan_kernel<Tuning, Exclusive, false, small, Item, T, Op>>(
-                        grid, block, stream, dependent, in, out, n, init, op, status, tiles);
+                        grid, block, stream, dependent, in, out, n, init, op, status, tiles,
+                        prefetch_from);
   };
   return scan_small(p, n) ? go(std::true_type{}) : go(std::false_type{});
 }
