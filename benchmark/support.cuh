@@ -102,13 +102,13 @@ struct with_prefetch_tiles {
   }
 };
 
-// A tuning selector: Base's policy with its tiles prefetching for the grid's first wave too
-// (`prefetch_first_wave`: the library's default before 2026-11-27).
-template <class Base>
+// A tuning selector: Base's policy with its tiles prefetching for the grid's first wave too, or
+// not (`prefetch_first_wave`).
+template <class Base, bool FirstWave>
 struct with_prefetch_first_wave {
   __host__ __device__ static constexpr auto select(int arch) {
     auto p = Base::select(arch);
-    p.prefetch_first_wave = true;
+    p.prefetch_first_wave = FirstWave;
     return p;
   }
 };

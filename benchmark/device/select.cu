@@ -162,7 +162,7 @@ void register_select(const options& opt) {
     // Tiles prefetching for the first wave too (the default before 2026-11-27, there issued
     // before the tile's own loads).
     add(opt, family, "gpuprims::select_if, first wave prefetched too", role::variant,
-        select_default_bench<false, with_prefetch_first_wave<select_tuning>>, sizes, {"n"});
+        select_default_bench<false, with_prefetch_first_wave<select_tuning, true>>, sizes, {"n"});
   }
 }
 

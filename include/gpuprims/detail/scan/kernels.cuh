@@ -220,18 +220,20 @@ __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t war
 // Asks the L2 for the input of tile `tile + Ahead` of n items, a 128-byte line a thread of the
 // block (nothing where Ahead is 0 or the tile's items are not 16-byte words), so that tile's loads
 // find it there (scan_policy::prefetch_tiles); not for a target below `prefetch_from`
-// (scan_prefetch_from). Called once the tile's own loads are issued: ahead of them, the gate's
-// branch alone (no prefetch issued) cost 12-17% at 3 x 2^21 and 2^23 floats on an H100
-// (docs/scan.md).
+// (scan_prefetch_from). The scan calls it as its tile starts (its policy prefetching for every
+// tile); select_if once the tile's loads are issued, skipping the first wave (3-8% faster at
+// 2^22-2^24 on an H100). In the scan that gate paid (15% at 2^23) only with the prefetch after
+// the loads, which spills 4 bytes in a staged exclusive int kernel (32 registers): scan_tuning and
+// docs/scan.md.
 template <bool Vector, int Threads, std::size_t TileItems, int Ahead, class Item>
-__device__ __forceinline__ void prefetch_tile(const Item* in, std::size_t n, std::size_t tile,
-                                              std::size_t prefetch_from) {
+__device__ __forceinline__ void prefetch_tile(const Item* in, std::size_t n, unsigned int tile,
+                                              unsigned int prefetch_from) {
   if constexpr (Vector && Ahead > 0) {
-    if (tile + Ahead < prefetch_from) {
+    if (tile + static_cast<unsigned int>(Ahead) < prefetch_from) {  // grids of < 2^31 tiles
       return;
     }
     constexpr std::size_t line_items = 128 / sizeof(Item);
-    const std::size_t first = (tile + Ahead) * TileItems;
+    const std::size_t first = (std::size_t{tile} + Ahead) * TileItems;
 #pragma unroll 1
     for (std::size_t i = threadIdx.x * line_items; i < TileItems && first + i < n;
          i += std::size_t{Threads} * line_items) {
@@ -260,7 +262,7 @@ template <class Tuning, bool Exclusive, bool Vector, bool Small, class Item, cla
 __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threads),
                                   (scan_min_blocks_here<Tuning, Item, T, Small, Vector>))
     scan_kernel(const Item* in, T* out, std::size_t n, T init, Op op, lookback_tiles<T> status,
-                std::size_t tiles, std::size_t prefetch_from) {
+                std::size_t tiles, unsigned int prefetch_from) {
   constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, T, Small>;
   constexpr int threads = shape.threads;
   constexpr int words = shape.words;
@@ -291,6 +293,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   const int lane = lane_id();
   const std::size_t warp_base = tile * shape.tile_items() + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
+  prefetch_tile<Vector, shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, blockIdx.x,
+                                                                                 prefetch_from);
 
   // A round: the serial scan within the lane's word, a warp scan of the words' totals, chained to
   // the rounds before by carry; returns the fold of everything before the lane's word in the warp.
@@ -320,8 +324,6 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     staged_words = s.stage.words() + std::size_t{32} * words * warp;
     staged_before = s.stage.before() + std::size_t{32} * (words - reg_before) * warp;
     stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, staged_words);
-    prefetch_tile<Vector, shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, tile,
-                                                                                   prefetch_from);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       read_staged_word<per_word, Item>(staged_words[j * 32 + lane], y[0]);
@@ -333,8 +335,6 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     }
   } else {
     load_warp_words<Vector>(in, warp_base, n, full, lane, y);
-    prefetch_tile<Vector, shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, tile,
-                                                                                   prefetch_from);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       before[j] = round(y[j], carry);
@@ -435,13 +435,13 @@ std::size_t scan_most_tiles(std::size_t n, int target_arch) {
 // blocks: exact where that is what fits, as in the library's staged policies, otherwise fewer);
 // 0 with scan_policy::prefetch_first_wave.
 template <class Item, class T>
-std::size_t scan_prefetch_from(const scan_policy& p, const device_facts& facts) {
+unsigned int scan_prefetch_from(const scan_policy& p, const device_facts& facts) {
   if (p.prefetch_first_wave) {
     return 0;
   }
   const scan_shape<Item> shape = scan_shape_of<Item, T>(p);
-  return static_cast<std::size_t>(facts.multiprocessors) *
-         static_cast<std::size_t>(
+  return static_cast<unsigned int>(facts.multiprocessors) *
+         static_cast<unsigned int>(
              arch::resident_blocks(shape.min_blocks, shape.threads, facts.target_arch));
 }
 
@@ -490,7 +490,7 @@ cudaError_t launch_scan(const Item* in, T* out, std::size_t n, T init, Op op, vo
   const dim3 grid(static_cast<unsigned int>(tiles));
   const dim3 block(static_cast<unsigned int>(p.block_threads));
   const lookback_tiles<T> status{workspace};
-  const std::size_t prefetch_from = scan_prefetch_from<Item, T>(p, facts);
+  const unsigned int prefetch_from = scan_prefetch_from<Item, T>(p, facts);
   const auto go = [&](auto kernel_small) {
     constexpr bool small = decltype(kernel_small)::value;
     return vector ? launch<scan_kernel<Tuning, Exclusive, true, small, Item, T, Op>>(

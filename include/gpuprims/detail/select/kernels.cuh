@@ -41,7 +41,7 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
                                   (select_min_blocks_here<Tuning, Item, Small, Vector>))
     select_kernel(const Item* in, Item* selected, Item* rejected, Count* count, std::size_t n,
                   Pred pred, lookback_tiles<Offset> status, std::size_t tiles, bool in_place,
-                  std::size_t prefetch_from) {
+                  unsigned int prefetch_from) {
   constexpr scan_shape<Item> shape = scan_shape_here<Tuning, Item, Item, Small>;
   constexpr int threads = shape.threads;
   constexpr int words = shape.words;
@@ -139,7 +139,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   word* const warp_words = reinterpret_cast<word*>(s.items) + std::size_t{32} * words * warp;
   if constexpr (staged) {
     stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, warp_words);
-    prefetch_tile<Vector, threads, tile_items, shape.prefetch_tiles>(in, n, tile, prefetch_from);
+    prefetch_tile<Vector, threads, tile_items, shape.prefetch_tiles>(in, n, blockIdx.x,
+                                                                     prefetch_from);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       read_staged_word<per_word, Item>(warp_words[j * 32 + lane], x[0]);
@@ -147,7 +148,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
     }
   } else {
     load_warp_words<Vector>(in, warp_base, n, full, lane, x);
-    prefetch_tile<Vector, threads, tile_items, shape.prefetch_tiles>(in, n, tile, prefetch_from);
+    prefetch_tile<Vector, threads, tile_items, shape.prefetch_tiles>(in, n, blockIdx.x,
+                                                                     prefetch_from);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       count_round(j, x[j]);
@@ -339,7 +341,7 @@ cudaError_t launch_select(const Item* in, Item* selected, Item* rejected, Count*
       scan_items_per_word<Item> > 1 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   const bool dependent = dependent_launch(p.dependent_launch, facts);
   const bool in_place = static_cast<const Item*>(selected) == in;
-  const std::size_t prefetch_from = scan_prefetch_from<Item, Item>(p, facts);
+  const unsigned int prefetch_from = scan_prefetch_from<Item, Item>(p, facts);
   const dim3 grid(static_cast<unsigned int>(tiles));
   const dim3 block(static_cast<unsigned int>(p.block_threads));
   const auto go = [&](auto vector_tag, auto small_tag, auto offset) {
