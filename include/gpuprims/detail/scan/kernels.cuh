@@ -221,10 +221,10 @@ __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t war
 // block (nothing where Ahead is 0 or the tile's items are not 16-byte words), so that tile's loads
 // find it there (scan_policy::prefetch_tiles); not for a target below `prefetch_from`
 // (scan_prefetch_from). The scan calls it as its tile starts (its policy prefetching for every
-// tile); select_if once the tile's loads are issued, skipping the first wave (3-8% faster at
-// 2^22-2^24 on an H100). In the scan that gate paid (15% at 2^23) only with the prefetch after
-// the loads, which spills 4 bytes in a staged exclusive int kernel (32 registers): scan_tuning and
-// docs/scan.md.
+// tile); select_if after the tile's loads (staged: once they landed), skipping the first wave (3-8%
+// faster at 2^22-2^24 on an H100). In the scan that gate paid (15% at 2^23) only with the prefetch
+// after the loads, which spills 4 bytes in a staged exclusive int kernel (32 registers):
+// scan_tuning and docs/scan.md.
 template <bool Vector, int Threads, std::size_t TileItems, int Ahead, class Item>
 __device__ __forceinline__ void prefetch_tile(const Item* in, std::size_t n, unsigned int tile,
                                               unsigned int prefetch_from) {
