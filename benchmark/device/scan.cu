@@ -37,7 +37,10 @@ struct small_staged_tuning {
 template <int Ahead>
 using prefetch_tuning = with_prefetch_tiles<scan_tuning, Ahead>;
 
-template <class T, class Tuning = scan_tuning>
+// BesideCub: each batch timed beside a batch of cub::DeviceScan::InclusiveSum on the same input
+// (time_launches_paired): `ratio` is the scan's time over CUB's, measured where both see the same
+// host and GPU. At 2^16-2^20 a launch costs a few us and CUB's row moves by 10-20% from run to run.
+template <class T, class Tuning = scan_tuning, bool BesideCub = false>
 void scan_default_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   std::size_t bytes = 0;
@@ -53,10 +56,28 @@ void scan_default_bench(benchmark::State& state) {
     state.SkipWithError("workspace");
     return;
   }
-  time_launches(state, 2 * n * sizeof(T), [&](cudaStream_t stream) {
+  const auto scan = [&](cudaStream_t stream) {
     skip_on_error(state, gpuprims::inclusive_scan<Tuning>(in.as<T>(), static_cast<T*>(out.p), n,
                                                           plus<T>{}, workspace.p, bytes, stream));
-  });
+  };
+  if constexpr (BesideCub) {
+    std::size_t cub_bytes = 0;
+    cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, static_cast<const T*>(nullptr),
+                                  static_cast<T*>(nullptr), static_cast<std::int64_t>(n));
+    device_scratch cub_out(n * sizeof(T)), cub_temp(cub_bytes);
+    if (cub_out.p == nullptr || cub_temp.p == nullptr) {
+      state.SkipWithError("setup failed");
+      return;
+    }
+    time_launches_paired(state, 2 * n * sizeof(T), scan, [&](cudaStream_t stream) {
+      std::size_t b = cub_bytes;
+      skip_on_error(state, cub::DeviceScan::InclusiveSum(cub_temp.p, b, in.as<T>(),
+                                                         static_cast<T*>(cub_out.p),
+                                                         static_cast<std::int64_t>(n), stream));
+    });
+  } else {
+    time_launches(state, 2 * n * sizeof(T), scan);
+  }
 }
 
 template <class T>
@@ -94,42 +115,6 @@ void cub_scan_bench(benchmark::State& state) {
   });
 }
 
-// The default (the caller's workspace), each batch timed beside a batch of
-// cub::DeviceScan::InclusiveSum on the same input (time_launches_paired): `ratio` is the default's
-// time over CUB's, measured where both see the same host and GPU. At 2^16-2^20 a launch costs a
-// few us and CUB's row moves by 10-20% from run to run.
-template <class T>
-void scan_beside_cub_bench(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  std::size_t bytes = 0, cub_bytes = 0;
-  cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, static_cast<const T*>(nullptr),
-                                static_cast<T*>(nullptr), static_cast<std::int64_t>(n));
-  random_buffer in(n * sizeof(T), 31);
-  device_scratch out(n * sizeof(T)), cub_out(n * sizeof(T)), cub_temp(cub_bytes);
-  if (gpuprims::scan_workspace_bytes<T, T>(n, bytes) != cudaSuccess || !in.ok() ||
-      out.p == nullptr || cub_out.p == nullptr || cub_temp.p == nullptr) {
-    state.SkipWithError("setup failed");
-    return;
-  }
-  device_scratch workspace(bytes);
-  if (cudaMemset(workspace.p, 0, bytes) != cudaSuccess) {
-    state.SkipWithError("workspace");
-    return;
-  }
-  time_launches_paired(
-      state, 2 * n * sizeof(T),
-      [&](cudaStream_t stream) {
-        skip_on_error(state, gpuprims::inclusive_scan(in.as<T>(), static_cast<T*>(out.p), n,
-                                                      plus<T>{}, workspace.p, bytes, stream));
-      },
-      [&](cudaStream_t stream) {
-        std::size_t b = cub_bytes;
-        skip_on_error(state, cub::DeviceScan::InclusiveSum(cub_temp.p, b, in.as<T>(),
-                                                           static_cast<T*>(cub_out.p),
-                                                           static_cast<std::int64_t>(n), stream));
-      });
-}
-
 template <class T>
 void register_scan_family(const options& opt, const std::string& family) {
   const arg_list sizes =
@@ -144,7 +129,7 @@ void register_scan_family(const options& opt, const std::string& family) {
   add(opt, family, "gpuprims::inclusive_scan_no_workspace", role::variant,
       scan_no_workspace_bench<T>, sizes, {"n"});
   add(opt, family, "gpuprims::inclusive_scan, timed beside CUB", role::variant,
-      scan_beside_cub_bench<T>, sizes, {"n"});
+      scan_default_bench<T, scan_tuning, true>, sizes, {"n"});
   if (opt.full) {
     add(opt, family, "gpuprims::inclusive_scan_128x16", role::variant,
         scan_default_bench<T, scan_shape_tuning<128, 16>>, sizes, {"n"});
