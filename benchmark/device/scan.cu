@@ -172,10 +172,10 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, prefetch_tuning<64>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_prefetch256", role::variant,
         scan_default_bench<T, prefetch_tuning<256>>, sizes, {"n"});
-    // No tile prefetching for the grid's first wave (select_if's default; for the scan, whose
-    // tiles prefetch as they start, it paid only with the prefetch after the loads: docs/scan.md).
-    add(opt, family, "gpuprims::inclusive_scan, first wave skipped", role::variant,
-        scan_default_bench<T, with_prefetch_first_wave<scan_tuning, false>>, sizes, {"n"});
+    // Tiles prefetching for the first wave too (the default before 2026-11-28, there issued as
+    // the tile started, before its own loads).
+    add(opt, family, "gpuprims::inclusive_scan, first wave prefetched too", role::variant,
+        scan_default_bench<T, with_prefetch_first_wave<scan_tuning, true>>, sizes, {"n"});
   }
 }
 

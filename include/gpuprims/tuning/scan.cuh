@@ -45,9 +45,9 @@ struct scan_policy {
   /// after it (0: none), so that tile's loads find it there.
   int prefetch_tiles = 0;
   /// Whether tiles prefetch for the tiles of the grid's first wave too (multiprocessors x
-  /// min_blocks_per_sm tiles, resident from the start, which load their input themselves). False:
-  /// only for tiles past it (select_tuning). True: every tile prefetches (scan_tuning; the
-  /// library's only behaviour before 2026-11-27).
+  /// min_blocks_per_sm tiles, resident from the start, which load their input themselves). False
+  /// (the library's policies): only for tiles past it. True: every tile prefetches (the library's
+  /// only behaviour before 2026-11-27).
   bool prefetch_first_wave = false;
 };
 
@@ -75,15 +75,16 @@ struct scan_tuning {
     // 3470-3477); ints 879-884 / 3457-3461 against 965-972 / 3794-3810. 32, 64, 96, 192 and 256
     // tiles ahead were slower or no faster, 512 to 2048 slower than none. With the staged tiles
     // (sm_90, and sm_100 and sm_103 until measured there); register tiles were not measured with
-    // it and prefetch nothing. Every tile prefetches, the first wave too, as the tile starts
-    // (`prefetch_first_wave`). select_if skips the first wave and prefetches once its loads are
-    // issued; for the scan that was 4-15% faster at 2^22-2^24 (H100, two builds in one call, us
-    // at 2^22 / 2^23 / 2^24 floats: 20.9 / 37.3-37.4 / 65.8-66.9 against 21.8 / 44.0-44.2 /
-    // 73.0-73.4; 2^30 0.5-1.1% slower) but spills 4 bytes in the staged exclusive int kernel
-    // (test/codegen/scan.cu), and issued after the tile's first pass over its words it lost the
-    // prefetch's gain at 2^28 (970 against 876 us). docs/scan.md.
+    // it and prefetch nothing. Tiles past the grid's first wave prefetch, while their own loads
+    // are in flight. Against every tile prefetching as it starts (the default before 2026-11-28),
+    // H100, two builds in one call, two runs, us at 2^23 / 2^24 / 2^26 / 2^28 / 2^30 floats:
+    // 41.0-41.1 / 69.1-69.2 / 231.6-232.0 / 867-868 / 3409-3410 against 44.8-45.0 / 73.8-73.9 /
+    // 239.4-240.2 / 877-887 / 3426-3450 (CUB 37.1-37.9 / 66.1-74.3 / 231-233 / 880-882 /
+    // 3479-3481). Issued after the loads had landed it was faster at 2^23 (37.3) but spilled 4
+    // bytes in the staged exclusive int kernel (test/codegen/scan.cu); after the tile's first pass
+    // over its words it lost the prefetch's gain at 2^28 (970 against 876 us). docs/scan.md.
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 8 * tile_bytes) {
-      return {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3, 128, true};
+      return {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3, 128};
     }
     return {256, 24, 1, true, 8, std::size_t{1} << 21};
   }

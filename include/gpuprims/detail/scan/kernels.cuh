@@ -172,10 +172,12 @@ __device__ __forceinline__ void store_words(T* dst, const T (&values)[Count]) {
 // Copies a warp's words into its part of a staged tile: by cp.async (16-byte words) when Vector
 // and the warp's items are all in range (full), item by item otherwise, Item{} past n. Each lane
 // copies only the words it later reads, so the wait for its own copies is the only sync needed.
-template <bool Vector, int Words, int PerWord, class Item, class Word>
+// `in_flight()` runs once the copies are issued, before that wait (after the loads where they go
+// through registers).
+template <bool Vector, int Words, int PerWord, class Item, class Word, class InFlight>
 __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t warp_base,
                                                  std::size_t n, bool full, int lane,
-                                                 Word* warp_words) {
+                                                 Word* warp_words, InFlight&& in_flight) {
   if (Vector && full) {
     const uint4* src = reinterpret_cast<const uint4*>(in + warp_base);
 #pragma unroll
@@ -183,6 +185,7 @@ __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t war
       arch::async_copy(&warp_words[j * 32 + lane], &src[j * 32 + lane]);
     }
     arch::async_copy_commit();
+    in_flight();
     arch::async_copy_wait<0>();
   } else if constexpr ((sizeof(Item) == 4 || sizeof(Item) == 8 || sizeof(Item) == 16) &&
                        alignof(Item) == sizeof(Item)) {
@@ -202,6 +205,7 @@ __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t war
       }
     }
     arch::async_copy_commit();
+    in_flight();
     arch::async_copy_wait<0>();
   } else {  // a word at a time, through registers
     Item* items = reinterpret_cast<Item*>(warp_words);
@@ -214,17 +218,16 @@ __device__ __forceinline__ void stage_warp_words(const Item* in, std::size_t war
         items[e] = i < n ? in[i] : Item{};
       }
     }
+    in_flight();
   }
 }
 
 // Asks the L2 for the input of tile `tile + Ahead` of n items, a 128-byte line a thread of the
 // block (nothing where Ahead is 0 or the tile's items are not 16-byte words), so that tile's loads
 // find it there (scan_policy::prefetch_tiles); not for a target below `prefetch_from`
-// (scan_prefetch_from). The scan calls it as its tile starts (its policy prefetching for every
-// tile); select_if after the tile's loads (staged: once they landed), skipping the first wave (3-8%
-// faster at 2^22-2^24 on an H100). In the scan that gate paid (15% at 2^23) only with the prefetch
-// after the loads, which spills 4 bytes in a staged exclusive int kernel (32 registers):
-// scan_tuning and docs/scan.md.
+// (scan_prefetch_from). Both callers skip the grid's first wave and call it once their tile's
+// loads are issued: the scan while they are in flight (stage_warp_words' `in_flight`), select_if
+// once they landed. Ahead of the loads the gate's branch cost (scan_tuning, docs/scan.md).
 template <bool Vector, int Threads, std::size_t TileItems, int Ahead, class Item>
 __device__ __forceinline__ void prefetch_tile(const Item* in, std::size_t n, unsigned int tile,
                                               unsigned int prefetch_from) {
@@ -293,8 +296,6 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   const int lane = lane_id();
   const std::size_t warp_base = tile * shape.tile_items() + warp * warp_items;
   const bool full = warp_base + warp_items <= n;
-  prefetch_tile<Vector, shape.threads, shape.tile_items(), shape.prefetch_tiles>(in, n, blockIdx.x,
-                                                                                 prefetch_from);
 
   // A round: the serial scan within the lane's word, a warp scan of the words' totals, chained to
   // the rounds before by carry; returns the fold of everything before the lane's word in the warp.
@@ -323,7 +324,10 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
   if constexpr (staged) {
     staged_words = s.stage.words() + std::size_t{32} * words * warp;
     staged_before = s.stage.before() + std::size_t{32} * (words - reg_before) * warp;
-    stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, staged_words);
+    stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, staged_words, [&] {
+      prefetch_tile<Vector, threads, shape.tile_items(), shape.prefetch_tiles>(in, n, blockIdx.x,
+                                                                               prefetch_from);
+    });
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       read_staged_word<per_word, Item>(staged_words[j * 32 + lane], y[0]);
@@ -335,6 +339,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     }
   } else {
     load_warp_words<Vector>(in, warp_base, n, full, lane, y);
+    prefetch_tile<Vector, threads, shape.tile_items(), shape.prefetch_tiles>(in, n, blockIdx.x,
+                                                                             prefetch_from);
 #pragma unroll
     for (int j = 0; j < words; ++j) {
       before[j] = round(y[j], carry);
