@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""sanitizer_jobs.py < COMMANDS > JOBS: the GPU test programs' commands (one a line, arguments
-tab-separated, as scripts/gpu-check.sh lists them) split into one command a test case, and a test
-case with two or more top-level SECTIONs into one command a section, so that compute-sanitizer
-(racecheck above all: about 5x initcheck's time) runs the suite as many short processes at once.
+"""sanitizer_jobs.py [--catch2-major N] < COMMANDS > JOBS: the GPU test programs' commands (one a
+line, arguments tab-separated, as scripts/gpu-check.sh lists them) split into one command a test
+case, and a test case with two or more top-level SECTIONs into one command a section, so that
+compute-sanitizer (racecheck above all: about 5x initcheck's time) runs the suite as many short
+processes at once.
 
 The test cases and sections are read from each program's source (gpuprims_add_test in
 test/CMakeLists.txt names it): TEST_CASE / TEMPLATE_TEST_CASE lines and SECTIONs indented by two
@@ -11,7 +12,12 @@ them out of the sanitizer runs. Names are escaped for Catch2's test specs (a com
 one); a template test case's instances ("name - type") run as one command. A program whose source
 is not found or has a test case not named by string literals, a section named at run time (its
 test case stays whole), and every other command (the examples) pass through unchanged, so nothing
-drops out of the run. The jobs of the programs with the most of them come first."""
+drops out of the run. The jobs of the programs with the most of them come first.
+
+Each job fails if its spec matches no test: Catch2 3 does so by itself (and rejects `-w NoTests`),
+Catch2 2 needs `-w NoTests`. --catch2-major names the Catch2 the programs were built with (the
+build's test/catch2_major; default 3)."""
+import argparse
 import os
 import re
 import sys
@@ -73,15 +79,16 @@ def test_cases(source):
     return cases
 
 
-def split(cmd, src):
+def split(cmd, src, catch2_major):
     prog = cmd[0]
     cases = test_cases(src)
     if not cases or (len(cases) == 1 and len(cases[0][2]) < 2):  # None: not understood
         return [cmd]
     jobs = []
     for name, template, sections in cases:
-        # -w NoTests: a spec that matches nothing exits non-zero (Catch2 3 does so anyway, 2 not).
-        base = [prog, spec(name) + ("*" if template else ""), "~[large]~[slow]", "-w", "NoTests"]
+        base = [prog, spec(name) + ("*" if template else ""), "~[large]~[slow]"]
+        if catch2_major < 3:
+            base += ["-w", "NoTests"]  # a spec that matches nothing exits non-zero (3: always)
         if len(sections) >= 2:
             jobs += [base + ["-c", section] for section in sections]
         else:
@@ -90,6 +97,9 @@ def split(cmd, src):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--catch2-major", type=int, default=3)
+    args = parser.parse_args()
     srcs = sources()
     groups = []
     for line in sys.stdin:
@@ -97,7 +107,7 @@ def main():
         if not cmd or not cmd[0]:
             continue
         src = srcs.get(os.path.basename(cmd[0]))
-        groups.append(split(cmd, src) if src and os.path.exists(src) else [cmd])
+        groups.append(split(cmd, src, args.catch2_major) if src and os.path.exists(src) else [cmd])
     groups.sort(key=len, reverse=True)  # stable: programs of equal counts keep their order
     for jobs in groups:
         for job in jobs:
