@@ -139,7 +139,7 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, Item, Small>.th
   word* const warp_words = reinterpret_cast<word*>(s.items) + std::size_t{32} * words * warp;
   if constexpr (staged) {
     // The prefetch once the tile's loads have landed: issued while they were in flight (as the
-    // scan does), partition took 1.5-2.2% longer at 2^28 and 2^30 and select_if 2-4% at 2^22 and
+    // scan does), partition took 1.3-2.4% longer at 2^28 and 2^30 and select_if 1-5% at 2^22 and
     // 2^23 (H100, 2026-11-28).
     stage_warp_words<Vector, words, per_word>(in, warp_base, n, full, lane, warp_words, [] {});
     prefetch_tile<Vector, threads, tile_items, shape.prefetch_tiles>(in, n, blockIdx.x,
