@@ -117,6 +117,17 @@ struct walker_tuning {
   }
 };
 
+// The default policy with groups of up to FewEnds ends closing them one by one (0: every group
+// with an end scatters its ends and scans the lanes' runs, the walk before few_ends).
+template <int FewEnds>
+struct few_ends_tuning {
+  __host__ __device__ static constexpr segmented_reduce_policy select(int arch) {
+    segmented_reduce_policy p = segmented_reduce_tuning::select(arch);
+    p.few_ends = FewEnds;
+    return p;
+  }
+};
+
 template <source Source, class Tuning = segmented_reduce_tuning>
 void gpuprims_segmented_bench(benchmark::State& state) {
   const std::int64_t length = state.range(0);
@@ -363,6 +374,19 @@ void register_segmented_reduce(const options& opt) {
       gpuprims_segmented_bench<source::offsets, walker_tuning<1024, 4, 2>>, fixed, {"length"});
   add(opt, "segmented_float", "gpuprims::segmented_reduce_min3", role::variant,
       gpuprims_segmented_bench<source::offsets, walker_tuning<512, 4, 3>>, fixed, {"length"});
+  // Groups with ends: every one scanned, or up to 1, 4 or 8 ends closed one by one.
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_few_ends0", role::variant,
+      gpuprims_segmented_bench<source::offsets, few_ends_tuning<0>>, fixed, {"length"});
+  add(opt, "segmented_float_random", "gpuprims::segmented_reduce_few_ends0", role::variant,
+      gpuprims_segmented_bench<source::random_offsets, few_ends_tuning<0>>, means, {"mean"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_few_ends1", role::variant,
+      gpuprims_segmented_bench<source::offsets, few_ends_tuning<1>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_few_ends4", role::variant,
+      gpuprims_segmented_bench<source::offsets, few_ends_tuning<4>>, fixed, {"length"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_few_ends8", role::variant,
+      gpuprims_segmented_bench<source::offsets, few_ends_tuning<8>>, fixed, {"length"});
+  add(opt, "segmented_float_random", "gpuprims::segmented_reduce_few_ends4", role::variant,
+      gpuprims_segmented_bench<source::random_offsets, few_ends_tuning<4>>, means, {"mean"});
 }
 
 }  // namespace gpuprims::bench

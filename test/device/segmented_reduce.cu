@@ -24,16 +24,19 @@ namespace {
 using namespace gpuprims::test;
 
 // Three blocks of two warps (six walkers), two words a lane: inputs of a few thousand items cross
-// walkers, groups and windows of ends.
+// walkers, groups and windows of ends. FewEnds: groups with up to that many ends close them one
+// by one (the library's 2), the others scatter them and scan the lanes' runs (0: every group).
+template <int FewEnds>
 struct three_blocks {
   __host__ __device__ static constexpr gpuprims::segmented_reduce_policy select(int) {
-    return {64, 3, 2, 4, 1, true};
+    return {64, 3, 2, 4, 1, true, FewEnds};
   }
 };
-// 300 blocks of one warp, one word a lane: the second pass walks 598 records in ten chunks of 64.
+// 300 blocks of one warp, one word a lane: the second pass walks 598 records in ten chunks of 64;
+// groups of up to 31 ends close them one by one.
 struct many_blocks {
   __host__ __device__ static constexpr gpuprims::segmented_reduce_policy select(int) {
-    return {32, 300, 1, 2, 1, false};
+    return {32, 300, 1, 2, 1, false, 31};
   }
 };
 
@@ -195,9 +198,12 @@ TEST_CASE("segmented_reduce under small policies: many tiles, blocks and chunks"
   std::mt19937_64& g = rng();
   const auto small_int = [&g] { return static_cast<std::int32_t>(g() % 2001) - 1000; };
   const auto unit = [&g] { return static_cast<float>(static_cast<int>(g() % 17) - 8); };
-  check_families<three_blocks, std::int32_t, std::int32_t, int>(
+  check_families<three_blocks<2>, std::int32_t, std::int32_t, int>(
       "int32 plus, three blocks", std::int32_t{4}, gpuprims::plus<std::int32_t>{}, small_int, 5000);
-  check_families<three_blocks, std::int8_t, std::int64_t, int>(
+  check_families<three_blocks<0>, std::int32_t, std::int32_t, int>(
+      "int32 plus, three blocks, every group scanned", std::int32_t{4},
+      gpuprims::plus<std::int32_t>{}, small_int, 5000);
+  check_families<three_blocks<2>, std::int8_t, std::int64_t, int>(
       "int8 into int64, three blocks", std::int64_t{1}, gpuprims::plus<std::int64_t>{},
       [&g] { return static_cast<std::int8_t>(g()); }, 5000);
   check_families<many_blocks, float, float, int>("float plus (exact data), 300 blocks", 0.0f,

@@ -199,6 +199,11 @@ struct segmented_reduce_policy {
   int fixup_items_per_thread;
   int min_blocks_per_sm;  ///< __launch_bounds__' minimum: caps the first pass's registers
   bool dependent_launch;
+  /// A group in which at most this many segments end (0 to 31) closes them one after the other,
+  /// each by masked folds over the lanes' items and one fold across the lanes, instead of
+  /// scattering its ends into shared memory and scanning runs across the lanes (0: always the
+  /// scan).
+  int few_ends = 2;
 };
 
 /// The library's segmented_reduce policy for code built for `arch`: the same for every
@@ -211,7 +216,12 @@ struct segmented_reduce_tuning {
     // this policy 4400 / 704 / 522 / 382 / 375; 1024 blocks 4467 / 726 / 543 / 395 / 389; one
     // word a lane 4134 / 1792 / 744 / 595 / 590, two 4016 / 1091 / 571 / 416 / 409, eight 5854 /
     // 617 / 638 / 426 / 420; a cap of three blocks an SM (it spills) 5405 / 789 / 574 / 489 / 483.
-    return {256, 512, 4, 16, 2, true};
+    // Groups of up to two ends close them one by one (few_ends): the same benchmark, two runs on
+    // the H100 (2026-11-28), us at lengths 256 / 512 / 1024 / 2048 and random mean 1024, against
+    // every group scanned: 711-715 / 441-445 / 389-390 / 381-385 / 399-404 against 730-734 /
+    // 735-739 / 521 / 413-415 / 499-511; up to one 735-741 at 256; up to four 1159-1164 at 128
+    // (against 711-714), up to eight 1837-1844 at 64 (against 707-712).
+    return {256, 512, 4, 16, 2, true, 2};
   }
 };
 

@@ -10,15 +10,17 @@
 // cost what their steps cost, and empty segments cost a step each.
 //
 // The order. Walker w (of W = blocks * block_threads / 32) walks steps [w * R, (w + 1) * R) (R:
-// S + n over W, rounded up). Its items come in groups of 32 16-byte words aligned to the input's
-// 16-byte boundaries (lane l holds word l). Within a segment, lane l folds the items of its words
-// in address order (its runs, cut where segments end); at each group in which some segment ends,
-// the lanes' folds so far join the segment's value in a fixed tree (lane 0 takes lane 16, then 8,
-// 4, 2, 1), and the runs of that group join in lane order (a segmented warp scan). Lanes
-// interleave, so Op must commute. A segment that crosses a range boundary leaves a record at each
-// boundary (the head and the tail of each walker's range); the fixup block walks the records in
-// order. All of it depends on the offsets, the input's alignment and the policy only: the bits
-// repeat on every GPU.
+// S + n over W, rounded up). Its items come in groups of 32 x words_per_lane 16-byte words aligned
+// to the input's 16-byte boundaries (lane l holds the l-th run of words_per_lane words). Within a
+// segment, lane l folds the items of its words in address order (its runs, cut where segments end).
+// A group in which at most `few_ends` (a policy field) segments end closes them one after the
+// other: for each end, every lane adds its items before it to its fold, and the folds join the
+// segment's value in a fixed tree (lane 0 takes lane 16, then 8, 4, 2, 1). A group with more ends
+// first joins the lanes' folds so far in that tree, then the runs of the group join in lane order
+// (a segmented warp scan). Lanes interleave, so Op must commute. A segment that crosses a range
+// boundary leaves a record at each boundary (the head and the tail of each walker's range); the
+// fixup block walks the records in order. All of it depends on the offsets, the input's alignment
+// and the policy only: the bits repeat on every GPU.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -222,10 +224,13 @@ using walk_word = std::conditional_t<reduce_vectorizable<Item>, uint4, Item>;
 // items). Words that lie wholly inside the walker's items are 16-byte loads, the partial ones at
 // its range's two ends are read item by item; the next group's loads are in flight while a group
 // is walked. A group in which no segment ends adds each lane's items to that lane's accumulator. A
-// group in which some do: the lanes' accumulators are folded (warp_fold) onto the carry (the open
-// segment's value so far), the ends are scattered as tails (one per non-empty segment) into the
-// warp's shared row, each lane folds its items in order, closing a run at each tail, and the runs
-// join across the lanes (a segmented warp scan, the carry in front).
+// group in which at most few_ends do (and the window of ends holds them and the next): for each
+// end, each lane adds its items before the end to its accumulator, the accumulators are folded
+// (warp_fold) onto the carry (the open segment's value so far), and the segment is emitted. A
+// group with more ends: the lanes' accumulators are folded onto the carry, the ends are scattered
+// as tails (one per non-empty segment) into the warp's shared row, each lane folds its items in
+// order, closing a run at each tail, and the runs join across the lanes (a segmented warp scan,
+// the carry in front).
 template <class Tuning, class T, class Op, class Item, class Offsets>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
                                   segmented_here<Tuning>.min_blocks_per_sm)
@@ -247,6 +252,8 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   constexpr std::size_t group = 32 * static_cast<std::size_t>(per_lane);
   using word_t = walk_word<Item>;
   constexpr std::uint32_t no_tail = 0xffffffffu;
+  constexpr int few_ends = segmented_here<Tuning>.few_ends;
+  static_assert(few_ends >= 0 && few_ends <= 31, "segmented_reduce_policy: few_ends 0 to 31");
   // Per warp, item k of lane l at [k * 32 + l] (conflict-free reads): the key, less the group's
   // first key, of the segment whose last item it is; no_tail elsewhere (each lane clears its own).
   __shared__ std::uint32_t tails_of[warps][group];
@@ -357,34 +364,78 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     }
   };
 
+  // How many of the window's ends from lane `used` on are at most `until`, in a row.
+  const auto ends_taken = [&](std::size_t until) {
+    const unsigned int taken = __ballot_sync(full_warp, lane >= used && window <= until) >> used;
+    return taken == (0xffffffffu >> used) ? 32 - used : __ffs(~taken) - 1;
+  };
+
   // One group: items [g * group, (g + 1) * group) of virtual space, ends up to `until` taken.
   const auto walk_group = [&](std::size_t g, const word_t(&w)[words_per_lane], int first, int last,
                               std::size_t until) {
     Item items[per_lane];
     memcpy(items, w, sizeof(items));
-    if (next_end > until) {
-      // No segment ends here: each lane adds its items to its accumulator.
+    // Adds the lane's items [lower, upper) to its accumulator.
+    const auto add_items = [&](int lower, int upper) {
 #pragma unroll
       for (int k = 0; k < per_lane; ++k) {
-        if (k >= first && k < last) {
+        if (k >= lower && k < upper) {
           acc = {acc.has ? op(acc.value, static_cast<T>(items[k])) : static_cast<T>(items[k]),
                  true};
         }
       }
+    };
+    if (next_end > until) {
+      add_items(first, last);  // no segment ends here
       return;
+    }
+    const std::size_t va = g * group;
+    if constexpr (few_ends > 0) {
+      // The ends this group takes, lanes used .. used + count - 1 of the window, if they are few
+      // and the window holds one more: each closes the open segment at once. The lanes add their
+      // items before the end to their accumulators, the accumulators fold across the lanes
+      // (warp_fold) onto the carry, and the segment is emitted; an empty one emits what it has.
+      const int count = ends_taken(until);
+      if (count <= few_ends && used + count < 32) {
+        const int base = lane * per_lane;  // the lane's first item, from the group's start
+        int from = 0;                      // the group's items before `from` are taken
+        // Adds the lane's items of the group's positions [from, to).
+        const auto add_until = [&](int to) {
+          add_items(from - base > first ? from - base : first, to - base < last ? to - base : last);
+        };
+#pragma unroll 1
+        for (int i = 0; i < count; ++i) {
+          const std::size_t e = __shfl_sync(full_warp, window, used + i);
+          // In [0, group] (e <= until); below va only where offsets decrease.
+          const int to = e > va ? static_cast<int>(e - va) : 0;
+          add_until(to);
+          if (__ballot_sync(full_warp, acc.has) != 0) {
+            carry = mop(carry, warp_fold(acc, mop));
+            acc = nothing<T>();
+          }
+          if (lane == 0) {
+            emit(win + static_cast<std::size_t>(used + i), carry);
+          }
+          carry = nothing<T>();
+          from = to > from ? to : from;
+        }
+        add_until(static_cast<int>(group));
+        last_end = __shfl_sync(full_warp, window, used + count - 1);
+        used += count;
+        next_end = __shfl_sync(full_warp, window, used);
+        return;
+      }
     }
     if (__ballot_sync(full_warp, acc.has) != 0) {
       carry = mop(carry, warp_fold(acc, mop));
       acc = nothing<T>();
     }
-    const std::size_t va = g * group;
     const std::size_t key_base = win + static_cast<std::size_t>(used);
     // The ends taken here, 32 at a time: each non-empty segment's tail into the warp's row.
     bool open_from_before = true;  // the next end closes the segment open when the group began
     for (;;) {
       const std::size_t before = __shfl_up_sync(full_warp, window, 1);
-      const unsigned int taken = __ballot_sync(full_warp, lane >= used && window <= until) >> used;
-      const int count = taken == (0xffffffffu >> used) ? 32 - used : __ffs(~taken) - 1;
+      const int count = ends_taken(until);
       if (lane >= used && lane < used + count) {
         const std::size_t key = win + static_cast<std::size_t>(lane);
         const bool continues = lane == used && open_from_before;
