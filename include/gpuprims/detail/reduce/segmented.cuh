@@ -222,15 +222,15 @@ using walk_word = std::conditional_t<reduce_vectorizable<Item>, uint4, Item>;
 // A walker reads its items in groups of 32 x words_per_lane 16-byte words, aligned to 16-byte
 // boundaries of the input; lane l holds the group's words l * words_per_lane onwards (consecutive
 // items). Words that lie wholly inside the walker's items are 16-byte loads, the partial ones at
-// its range's two ends are read item by item; the next group's loads are in flight while a group
-// is walked. A group in which no segment ends adds each lane's items to that lane's accumulator. A
-// group in which at most few_ends do (and the window of ends holds them and the next): for each
-// end, each lane adds its items before the end to its accumulator, the accumulators are folded
-// (warp_fold) onto the carry (the open segment's value so far), and the segment is emitted. A
-// group with more ends: the lanes' accumulators are folded onto the carry, the ends are scattered
-// as tails (one per non-empty segment) into the warp's shared row, each lane folds its items in
-// order, closing a run at each tail, and the runs join across the lanes (a segmented warp scan,
-// the carry in front).
+// its range's two ends are read item by item; the next group's loads are in flight while a group is
+// walked. A group in which no segment ends adds each lane's items to that lane's accumulator (a
+// lane holding only the walker's items folds them in pairs first). A group in which at most
+// few_ends do (and the window of ends holds them and the next): for each end, each lane adds its
+// items before the end to its accumulator, the accumulators are folded (warp_fold) onto the carry
+// (the open segment's value so far), and the segment is emitted. A group with more ends: the lanes'
+// accumulators are folded onto the carry, the ends are scattered as tails (one per non-empty
+// segment) into the warp's shared row, each lane folds its items in order, closing a run at each
+// tail, and the runs join across the lanes (a segmented warp scan, the carry in front).
 template <class Tuning, class T, class Op, class Item, class Offsets>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
                                   segmented_here<Tuning>.min_blocks_per_sm)
@@ -385,8 +385,26 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
         }
       }
     };
-    if (next_end > until) {
-      add_items(first, last);  // no segment ends here
+    if (next_end > until) {  // no segment ends here
+      if (first == 0 && last == per_lane) {
+        // All the lane's items: folded in pairs, neighbours first (fewer and shorter dependent
+        // steps than one by one), then onto the accumulator.
+        T folded[per_lane];
+#pragma unroll
+        for (int k = 0; k < per_lane; ++k) {
+          folded[k] = static_cast<T>(items[k]);
+        }
+#pragma unroll
+        for (int width = 1; width < per_lane; width *= 2) {
+#pragma unroll
+          for (int k = 0; k + width < per_lane; k += 2 * width) {
+            folded[k] = op(folded[k], folded[k + width]);
+          }
+        }
+        acc = {acc.has ? op(acc.value, folded[0]) : folded[0], true};
+      } else {
+        add_items(first, last);
+      }
       return;
     }
     const std::size_t va = g * group;
