@@ -371,5 +371,6 @@ void register_stencil_ladder(const options& opt);
 void register_scan_ladder(const options& opt);
 void register_memory_access(const options& opt);
 void register_transpose_placement(const options& opt);
+void register_read_streams(const options& opt);
 
 }  // namespace gpuprims::bench
