@@ -1,8 +1,8 @@
 // Experiment "read_streams" (--full only): why the segmented walk reads long segments at 1.08-1.15x
 // CUB's time (notes/reduce.md, thirty-sixth session). 2^28 random floats summed by a kernel of the
-// benchmark's own that reads as the walk does (each warp a group of 32 lanes x 4 16-byte words, the
-// next group in flight while the last is added, registers capped for two blocks of 256 an SM), in
-// three orders and two layouts:
+// benchmark's own that reads as the walk does (each warp a group of 32 lanes x 4 16-byte words,
+// registers capped for two blocks of 256 an SM; but two buffers in turn, so up to two groups in
+// flight where the walk has one), in three orders and two layouts:
 //   - streams: each warp its own contiguous run (as the walk: 4096 runs), each block its own run
 //     with its warps taking turns along it, or every warp striding over the whole input;
 //   - layout: a lane's 4 words consecutive (as the walk: a lane owns 16 consecutive items, so each
@@ -66,8 +66,10 @@ __global__ void __launch_bounds__(256, 2)
       acc += (v[k].x + v[k].y) + (v[k].z + v[k].w);
     }
   };
-  // Two buffers taking turns (no register copy waiting on a load): one group in flight while the
-  // other is added, as the walk keeps it.
+  // Two buffers taking turns (no register copy waiting on a load): a group's loads are issued as
+  // soon as its buffer is added, so up to two groups are in flight (the walk copies its next
+  // buffer into the current one and keeps one; its own try of two buffers was slower,
+  // notes/reduce.md).
   float4 a[words], b[words];
   if (count > 0) {
     load(0, a);
