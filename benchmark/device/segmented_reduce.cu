@@ -128,6 +128,16 @@ struct few_ends_tuning {
   }
 };
 
+// The default policy with shares rounded to odd multiples of Unit steps (0: not rounded).
+template <unsigned int Unit>
+struct range_unit_tuning {
+  __host__ __device__ static constexpr segmented_reduce_policy select(int arch) {
+    segmented_reduce_policy p = segmented_reduce_tuning::select(arch);
+    p.range_unit = Unit;
+    return p;
+  }
+};
+
 template <source Source, class Tuning = segmented_reduce_tuning>
 void gpuprims_segmented_bench(benchmark::State& state) {
   const std::int64_t length = state.range(0);
@@ -387,6 +397,8 @@ void register_segmented_reduce(const options& opt) {
       gpuprims_segmented_bench<source::offsets, few_ends_tuning<8>>, fixed, {"length"});
   add(opt, "segmented_float_random", "gpuprims::segmented_reduce_few_ends4", role::variant,
       gpuprims_segmented_bench<source::random_offsets, few_ends_tuning<4>>, means, {"mean"});
+  add(opt, "segmented_float", "gpuprims::segmented_reduce_range_unit0", role::variant,
+      gpuprims_segmented_bench<source::offsets, range_unit_tuning<0>>, fixed, {"length"});
 }
 
 }  // namespace gpuprims::bench

@@ -31,13 +31,14 @@ enum class streams { per_warp, per_block, strided };
 
 template <streams S, bool LaneWords>
 __global__ void __launch_bounds__(256, 2)
-    read_streams_kernel(const float4* __restrict__ in, std::size_t groups, float* out) {
+    read_streams_kernel(const float4* __restrict__ in, std::size_t groups, std::size_t skew,
+                        float* out) {
   const unsigned int lane = threadIdx.x % 32, warp_in_block = threadIdx.x / 32;
   const std::size_t warps = std::size_t{gridDim.x} * warps_per_block,
                     warp = std::size_t{blockIdx.x} * warps_per_block + warp_in_block;
   std::size_t first = 0, step = 1, count = 0;
   if constexpr (S == streams::per_warp) {
-    const std::size_t share = (groups + warps - 1) / warps;
+    const std::size_t share = (groups + warps - 1) / warps + skew;
     first = warp * share;
     count = first < groups ? (groups - first < share ? groups - first : share) : 0;
   } else if constexpr (S == streams::per_block) {
@@ -95,7 +96,9 @@ __global__ void __launch_bounds__(256, 2)
   }
 }
 
-// blocks: state.range(0), or two an SM where it is 0.
+// blocks: state.range(0), or two an SM where it is 0; state.range(1) (per-warp runs): groups added
+// to each warp's share, so that the runs no longer start a power of two bytes apart (the last warps
+// read less).
 template <streams S, bool LaneWords>
 void read_streams_bench(benchmark::State& state) {
   int device = 0, sms = 0;
@@ -110,9 +113,10 @@ void read_streams_bench(benchmark::State& state) {
     return;
   }
   const std::size_t groups = read_items / 4 / group_words;
+  const auto skew = static_cast<std::size_t>(state.range(1));
   time_launches(state, read_items * sizeof(float), [&](cudaStream_t stream) {
     read_streams_kernel<S, LaneWords>
-        <<<blocks, 256, 0, stream>>>(in.as<float4>(), groups, static_cast<float*>(out.p));
+        <<<blocks, 256, 0, stream>>>(in.as<float4>(), groups, skew, static_cast<float*>(out.p));
     skip_on_error(state, cudaGetLastError());
   });
 }
@@ -165,18 +169,24 @@ void register_read_streams(const options& opt) {
   if (!opt.full) {
     return;
   }
-  const arg_list blocks = each({512, 0});
-  const arg_list more_blocks = each({256, 512, 0, 1024, 2048, 4096});
-  const std::vector<std::string> names = {"blocks"};
+  const arg_list blocks = {{512, 0}, {0, 0}};
+  const arg_list more_blocks = {{256, 0}, {512, 0}, {0, 0}, {1024, 0}, {2048, 0}, {4096, 0}};
+  // Shares of 128 groups (512 blocks) made 129 and 133: runs 258 and 266 KiB apart, not 256.
+  const arg_list skewed = {{512, 1}, {512, 5}};
+  const std::vector<std::string> names = {"blocks", "skew"};
   // The baselines have no grid to choose: one run each.
-  add(opt, "read_streams", "gpuprims::reduce", role::baseline, library_reduce_bench, each({0}),
+  add(opt, "read_streams", "gpuprims::reduce", role::baseline, library_reduce_bench, {{0, 0}},
       names);
-  add(opt, "read_streams", "gpuprims::segmented_reduce_2^20", role::baseline, walk_bench, each({0}),
+  add(opt, "read_streams", "gpuprims::segmented_reduce_2^20", role::baseline, walk_bench, {{0, 0}},
       names);
   add(opt, "read_streams", "warp_runs_lane_words", role::variant,
       read_streams_bench<streams::per_warp, true>, more_blocks, names);
+  add(opt, "read_streams", "warp_runs_lane_words_skewed", role::variant,
+      read_streams_bench<streams::per_warp, true>, skewed, names);
   add(opt, "read_streams", "warp_runs_warp_words", role::variant,
       read_streams_bench<streams::per_warp, false>, blocks, names);
+  add(opt, "read_streams", "warp_runs_warp_words_skewed", role::variant,
+      read_streams_bench<streams::per_warp, false>, skewed, names);
   add(opt, "read_streams", "block_runs_lane_words", role::variant,
       read_streams_bench<streams::per_block, true>, blocks, names);
   add(opt, "read_streams", "block_runs_warp_words", role::variant,

@@ -26,10 +26,11 @@ using namespace gpuprims::test;
 // Three blocks of two warps (six walkers), two words a lane: inputs of a few thousand items cross
 // walkers, groups and windows of ends. FewEnds: groups with up to that many ends close them one
 // by one (the library's 2), the others scatter them and scan the lanes' runs (0: every group).
-template <int FewEnds>
+// Unit: shares rounded to odd multiples of that many steps (the library's 16; 0: not rounded).
+template <int FewEnds, unsigned int Unit = 0>
 struct three_blocks {
   __host__ __device__ static constexpr gpuprims::segmented_reduce_policy select(int) {
-    return {64, 3, 2, 4, 1, true, FewEnds};
+    return {64, 3, 2, 4, 1, true, FewEnds, Unit};
   }
 };
 // 300 blocks of one warp, one word a lane: the second pass walks 598 records in ten chunks of 64;
@@ -203,6 +204,12 @@ TEST_CASE("segmented_reduce under small policies: many tiles, blocks and chunks"
   check_families<three_blocks<0>, std::int32_t, std::int32_t, int>(
       "int32 plus, three blocks, every group scanned", std::int32_t{4},
       gpuprims::plus<std::int32_t>{}, small_int, 5000);
+  check_families<three_blocks<2, 16>, std::int32_t, std::int32_t, int>(
+      "int32 plus, three blocks, shares of odd multiples of 16 steps", std::int32_t{4},
+      gpuprims::plus<std::int32_t>{}, small_int, 5000);
+  check_families<three_blocks<2, 37>, std::int8_t, std::int64_t, int>(
+      "int8 into int64, three blocks, shares of odd multiples of 37 steps", std::int64_t{1},
+      gpuprims::plus<std::int64_t>{}, [&g] { return static_cast<std::int8_t>(g()); }, 5000);
   check_families<three_blocks<2>, std::int8_t, std::int64_t, int>(
       "int8 into int64, three blocks", std::int64_t{1}, gpuprims::plus<std::int64_t>{},
       [&g] { return static_cast<std::int8_t>(g()); }, 5000);

@@ -204,6 +204,10 @@ struct segmented_reduce_policy {
   /// scattering its ends into shared memory and scanning runs across the lanes (0: always the
   /// scan).
   int few_ends = 2;
+  /// Where the segments average at least a group of items, each walker's share of the merged
+  /// sequence is rounded up to an odd multiple of this many steps (0: never). The walkers read in
+  /// step; shares of 2^k items would put their streams a power of two bytes apart.
+  unsigned int range_unit = 0;
 };
 
 /// The library's segmented_reduce policy for code built for `arch`: the same for every
@@ -221,7 +225,11 @@ struct segmented_reduce_tuning {
     // every group scanned: 711-715 / 441-445 / 389-390 / 381-385 / 399-404 against 730-734 /
     // 735-739 / 521 / 413-415 / 499-511; up to one 735-741 at 256; up to four 1159-1164 at 128
     // (against 711-714), up to eight 1837-1844 at 64 (against 707-712).
-    return {256, 512, 4, 16, 2, true, 2};
+    // Shares rounded to odd multiples of 16 steps (range_unit): one binary, two runs on an H200
+    // (2026-11-28), us at lengths 1024 / 2048 / 8192 / 32768 / 2^20, against shares not rounded:
+    // 311 / 280 / 276-277 / 273-274 / 268-270 against 316-321 / 290-296 / 283-289 / 281-283 /
+    // 277; 256, 512 and 4096 within the runs' spread.
+    return {256, 512, 4, 16, 2, true, 2, 16};
   }
 };
 

@@ -10,8 +10,9 @@
 // cost what their steps cost, and empty segments cost a step each.
 //
 // The order. Walker w (of W = blocks * block_threads / 32) walks steps [w * R, (w + 1) * R) (R:
-// S + n over W, rounded up). Its items come in groups of 32 x words_per_lane 16-byte words aligned
-// to the input's 16-byte boundaries (lane l holds the l-th run of words_per_lane words). Within a
+// S + n over W, rounded up; where n is at least S groups, then up to an odd multiple of the
+// policy's range_unit). Its items come in groups of 32 x words_per_lane 16-byte words aligned to
+// the input's 16-byte boundaries (lane l holds the l-th run of words_per_lane words). Within a
 // segment, lane l folds the items of its words in address order (its runs, cut where segments end).
 // A group in which at most `few_ends` (a policy field) segments end closes them one after the
 // other: for each end, every lane adds its items before it to its fold, and the folds join the
@@ -277,7 +278,17 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   // in[offsets[0], max(offsets[0], offsets[segments])) and every write inside out[0, segments).
   const std::size_t n = last_offset > first_offset ? last_offset - first_offset : 0;
   const std::size_t total = segments + n;
-  const std::size_t range = ceil_div(total, walkers);
+  // Each walker's share, rounded up to an odd multiple of range_unit steps where the segments
+  // average a group or more: the walkers advance in step, and shares of 2^k items would put their
+  // streams a power of two bytes apart.
+  std::size_t range = ceil_div(total, walkers);
+  if constexpr (segmented_here<Tuning>.range_unit > 0) {
+    if (n / group >= segments) {
+      constexpr std::size_t unit = segmented_here<Tuning>.range_unit;
+      range = ceil_div(range, unit);
+      range = (range % 2 == 0 ? range + 1 : range) * unit;
+    }
+  }
   if (range >= std::size_t{0xffffffff}) {
     __trap();  // ranges of 2^32 steps: more than 2^44 items on the library's policy
   }
