@@ -8,6 +8,9 @@
 //   - layout: a lane's 4 words consecutive (as the walk: a lane owns 16 consecutive items, so each
 //     load instruction covers 16-byte pieces 64 bytes apart) or the warp's words consecutive (each
 //     load instruction 512 contiguous bytes).
+// The per-warp runs also come skewed: one or five groups more a run, so that the 4096 runs of
+// 512 blocks no longer start a power of two bytes apart (the thirty-eighth session's finding:
+// notes/reduce.md).
 // Baselines: the library's reduce (workspace outside the timing) and the walk itself at segments of
 // 2^20 items. Each warp writes its sum (nothing is left for the compiler to drop); not checked,
 // it is not a result.
