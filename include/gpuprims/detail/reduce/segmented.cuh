@@ -574,9 +574,32 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   allow_next_grid();
 }
 
+// A warp's 32 x N consecutive values v(0) .. v(32 N - 1), read coalesced (value j * 32 + lane in
+// round j) and handed back blocked (lane l gets values l * N .. l * N + N - 1) through `stage`, 32
+// rows of N | 1 values in shared memory (an odd row keeps both passes free of bank conflicts).
+template <int N, class V, class Read>
+__device__ __forceinline__ void warp_read_blocked(V* stage, Read read, V (&out)[N]) {
+  constexpr int row = N | 1;
+  const int lane = lane_id();
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const int e = j * 32 + lane;
+    stage[(e / N) * row + e % N] = read(e);
+  }
+  __syncwarp();
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    out[k] = stage[lane * row + k];
+  }
+  __syncwarp();  // these reads before the stage's next writes
+}
+
 // The second pass, one block: records 1 .. 2 * walkers - 2 in order (the first walker's head
 // never leaves it, the last walker's tail is past the last segment). Consecutive records of one key
-// are the pieces of one segment; each key is written once, when the key changes.
+// are the pieces of one segment; each key is written once, when the key changes. Each thread takes
+// fixup_items_per_thread consecutive records of a chunk; a warp reads its records coalesced and
+// hands them out through shared memory where its stage fits (a thread's records are one 128-byte
+// line of keys: read directly, every load instruction of a warp touched 32 lines).
 template <class Tuning, class T, class Op>
 __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
     segmented_fixup_kernel(segment_records<T> records, std::size_t count, std::size_t segments,
@@ -586,6 +609,12 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
   constexpr std::size_t chunk = std::size_t{threads} * per_thread;
   using join_t = runs_across_block<threads, T, Op>;
   __shared__ typename join_t::storage join_storage;
+  constexpr std::size_t stage_words = 32 * static_cast<std::size_t>(per_thread | 1);
+  constexpr std::size_t stage_bytes =
+      stage_words * (sizeof(T) > sizeof(std::uint64_t) ? sizeof(T) : sizeof(std::uint64_t));
+  constexpr bool staged = stage_bytes * (threads / 32) <= 40 * 1024;
+  // One stage a warp: the keys, then the parts.
+  __shared__ alignas(16) unsigned char stages[staged ? threads / 32 : 1][staged ? stage_bytes : 1];
 
   wait_for_prior_grids();
   const int rank = static_cast<int>(threadIdx.x);
@@ -598,20 +627,53 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads)
   for (std::size_t c = first; c < end; c += chunk) {
     const std::size_t start = c + static_cast<std::size_t>(rank) * per_thread;
     const std::size_t from = start < end ? start : end;
+    std::uint64_t words[per_thread];  // a record's key with its has-part bit
+    T values[per_thread];
+    std::uint64_t open;  // the key of the record before this thread's first
+    if constexpr (staged) {
+      const std::size_t warp_start = c + static_cast<std::size_t>(rank / 32) * 32 * per_thread;
+      unsigned char* const stage = stages[rank / 32];
+      warp_read_blocked(
+          reinterpret_cast<std::uint64_t*>(stage),
+          [&](int e) {
+            const std::size_t j = warp_start + static_cast<std::size_t>(e);
+            return j < end ? records.keys[j] : std::uint64_t{0};
+          },
+          words);
+      warp_read_blocked(
+          reinterpret_cast<T*>(stage),
+          [&](int e) {
+            const std::size_t j = warp_start + static_cast<std::size_t>(e);
+            return j < end ? records.parts[j] : T{};
+          },
+          values);
+      open = __shfl_up_sync(full_warp, words[per_thread - 1], 1) & ~segment_records<T>::has_part;
+      if (lane_id() == 0) {
+        open = records.key(from > first ? from - 1 : first);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < per_thread; ++k) {
+        const std::size_t j = start + k;
+        if (j < end) {
+          words[k] = records.keys[j];
+          values[k] = records.parts[j];
+        }
+      }
+      open = records.key(from > first ? from - 1 : first);
+    }
     thread_runs<T, Op> runs;
-    std::uint64_t open = records.key(from > first ? from - 1 : first);
 #pragma unroll
     for (int k = 0; k < per_thread; ++k) {
       const std::size_t j = start + k;
       if (j < end) {
-        const std::uint64_t key = records.key(j);
-        const maybe<T> part = records.part(j);
+        const std::uint64_t key = words[k] & ~segment_records<T>::has_part;
         if (key != open) {
           runs.close(open, finish);
           open = key;
         }
-        if (part.has) {
-          runs.add(part.value, op);
+        if ((words[k] & segment_records<T>::has_part) != 0) {
+          runs.add(values[k], op);
         }
       }
     }
