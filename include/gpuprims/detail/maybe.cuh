@@ -5,7 +5,11 @@
 
 #include <gpuprims/config.cuh>
 
+#include <gpuprims/types.cuh>
+
 #include <cuda_runtime.h>
+
+#include <type_traits>
 
 namespace gpuprims::detail {
 
@@ -46,5 +50,23 @@ struct maybe_op {
     return {op(a.value, b.value), true};
   }
 };
+
+// Operators with an identity (Op::identity()) serve the overloads without `init`.
+template <class Op, class T, class = void>
+inline constexpr bool has_identity = false;
+template <class Op, class T>
+inline constexpr bool has_identity<Op, T, std::void_t<decltype(Op::identity())>> =
+    std::is_convertible_v<decltype(Op::identity()), T>;
+
+// An element that leaves every x unchanged, bits included: Op's identity, except that a floating
+// sum takes -0 (x + -0 is x for every x, -0 too; x + +0 turns -0 into +0).
+template <class Op, class T>
+__host__ __device__ __forceinline__ T neutral() {
+  if constexpr (std::is_same_v<Op, plus<T>> && std::is_floating_point_v<T>) {
+    return -T(0);
+  } else {
+    return static_cast<T>(Op::identity());
+  }
+}
 
 }  // namespace gpuprims::detail

@@ -8,6 +8,7 @@
 
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
+#include <gpuprims/detail/maybe.cuh>
 #include <gpuprims/detail/op_check.cuh>
 #include <gpuprims/detail/reduce/block_warp_shuffle.cuh>
 #include <gpuprims/detail/reduce/tiles.cuh>
@@ -415,13 +416,6 @@ inline unsigned long long next_reduce_mark() {
       0x9E3779B97F4A7C15ull};
   return next.fetch_add(2, std::memory_order_relaxed) | 1;
 }
-
-// Operators with an identity (Op::identity()) serve the overloads without `init`.
-template <class Op, class T, class = void>
-inline constexpr bool has_identity = false;
-template <class Op, class T>
-inline constexpr bool has_identity<Op, T, std::void_t<decltype(Op::identity())>> =
-    std::is_convertible_v<decltype(Op::identity()), T>;
 
 // One pass over n items of Item into `partials`, or into `out` when one tile is left; gives the
 // number of tiles it reduced, and whether it finished the reduction in its last block (with

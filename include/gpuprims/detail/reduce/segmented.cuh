@@ -27,6 +27,7 @@
 #include <gpuprims/config.cuh>
 #include <gpuprims/detail/launch.cuh>
 #include <gpuprims/detail/load.cuh>
+#include <gpuprims/detail/maybe.cuh>
 #include <gpuprims/detail/reduce/block_segmented.cuh>
 #include <gpuprims/detail/reduce/tiles.cuh>
 #include <gpuprims/detail/shuffle.cuh>
@@ -427,17 +428,8 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
       const int count = ends_taken(until);
       if (count <= few_ends && used + count < 32) {
         const int base = lane * per_lane;  // the lane's first item, from the group's start
-        int from = 0;                      // the group's items before `from` are taken
-        // Adds the lane's items of the group's positions [from, to).
-        const auto add_until = [&](int to) {
-          add_items(from - base > first ? from - base : first, to - base < last ? to - base : last);
-        };
-#pragma unroll 1
-        for (int i = 0; i < count; ++i) {
-          const std::size_t e = __shfl_sync(full_warp, window, used + i);
-          // In [0, group] (e <= until); below va only where offsets decrease.
-          const int to = e > va ? static_cast<int>(e - va) : 0;
-          add_until(to);
+        // Closes segment win + used + i: the accumulators fold across the lanes onto the carry.
+        const auto close = [&](int i) {
           if (__ballot_sync(full_warp, acc.has) != 0) {
             carry = mop(carry, warp_fold(acc, mop));
             acc = nothing<T>();
@@ -446,9 +438,64 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
             emit(win + static_cast<std::size_t>(used + i), carry);
           }
           carry = nothing<T>();
-          from = to > from ? to : from;
+        };
+        // End i's position in the group: in [0, group] (e <= until); below va only where offsets
+        // decrease.
+        const auto end_in_group = [&](int i) {
+          const std::size_t e = __shfl_sync(full_warp, window, used + i);
+          return e > va ? static_cast<int>(e - va) : 0;
+        };
+        if constexpr (has_identity<Op, T>) {
+          // The lane's pieces as bit masks of its items: piece i (i < count) the items before end
+          // i not taken by an earlier piece, piece count the rest. Each folds as a tree, items
+          // outside it replaced by a neutral element; piece 0 joins the accumulator.
+          using mask_t = std::conditional_t<(per_lane < 32), std::uint32_t, std::uint64_t>;
+          const auto below = [](int k) { return (mask_t{1} << k) - 1; };  // k <= per_lane
+          const mask_t mine = below(last) & ~below(first);
+          mask_t taken = 0;
+          const auto fold_piece = [&](mask_t piece) {
+            T f[per_lane];
+#pragma unroll
+            for (int k = 0; k < per_lane; ++k) {
+              f[k] = (piece >> k) & 1 ? static_cast<T>(items[k]) : neutral<Op, T>();
+            }
+#pragma unroll
+            for (int width = 1; width < per_lane; width *= 2) {
+#pragma unroll
+              for (int k = 0; k + width < per_lane; k += 2 * width) {
+                f[k] = op(f[k], f[k + width]);
+              }
+            }
+            acc = fold_maybe(acc, maybe<T>{f[0], piece != 0}, op);
+          };
+#pragma unroll
+          for (int i = 0; i < few_ends; ++i) {
+            if (i < count) {
+              int to = end_in_group(i) - base;
+              to = to < 0 ? 0 : to > per_lane ? per_lane : to;
+              const mask_t before = mine & below(to);
+              fold_piece(before & ~taken);
+              taken |= before;
+              close(i);
+            }
+          }
+          fold_piece(mine & ~taken);
+        } else {
+          int from = 0;  // the group's items before `from` are taken
+          // Adds the lane's items of the group's positions [from, to).
+          const auto add_until = [&](int to) {
+            add_items(from - base > first ? from - base : first,
+                      to - base < last ? to - base : last);
+          };
+#pragma unroll 1
+          for (int i = 0; i < count; ++i) {
+            const int to = end_in_group(i);
+            add_until(to);
+            close(i);
+            from = to > from ? to : from;
+          }
+          add_until(static_cast<int>(group));
         }
-        add_until(static_cast<int>(group));
         last_end = __shfl_sync(full_warp, window, used + count - 1);
         used += count;
         next_end = __shfl_sync(full_warp, window, used);
