@@ -44,7 +44,9 @@ struct many_blocks {
 // A sum without an identity (no Op::identity()): the groups of few ends fold their items one by
 // one instead of as trees.
 struct sum_without_identity {
-  __host__ __device__ std::int32_t operator()(std::int32_t a, std::int32_t b) const { return a + b; }
+  __host__ __device__ std::int32_t operator()(std::int32_t a, std::int32_t b) const {
+    return a + b;
+  }
 };
 
 enum class form { workspace, stream_cache };
@@ -169,11 +171,11 @@ TEST_CASE("segmented_reduce: every length family, type and operator", "[reduce][
   check_families<tuning, double, double, std::int64_t>("double plus", 0.25,
                                                        gpuprims::plus<double>{}, real, budget);
   // Every item and init -0: no path lets a +0 into a sum (a segment's trees fill with -0).
-  check_families<tuning, float, float, int>("float plus of negative zeros", -0.0f,
-                                           gpuprims::plus<float>{}, [] { return -0.0f; }, budget);
-  check_families<tuning, std::int32_t, std::int32_t, int>(
-      "int32 plus without an identity", std::int32_t{3}, sum_without_identity{}, small_int,
-      std::size_t{1} << 18);
+  check_families<tuning, float, float, int>(
+      "float plus of negative zeros", -0.0f, gpuprims::plus<float>{}, [] { return -0.0f; }, budget);
+  check_families<tuning, std::int32_t, std::int32_t, int>("int32 plus without an identity",
+                                                          std::int32_t{3}, sum_without_identity{},
+                                                          small_int, std::size_t{1} << 18);
   check_segments<tuning, std::int32_t, std::int32_t, int>(
       "int32 minimum", random_lengths(3000, 100, 10), std::numeric_limits<std::int32_t>::max(),
       gpuprims::minimum<std::int32_t>{}, small_int);

@@ -9,19 +9,23 @@
 // step is one unit of work, whatever the lengths: a million empty segments and one of 2^24 items
 // cost what their steps cost, and empty segments cost a step each.
 //
-// The order. Walker w (of W = blocks * block_threads / 32) walks steps [w * R, (w + 1) * R) (R:
-// S + n over W, rounded up; where n is at least S groups, then up to an odd multiple of the
+// The order. Walker w (of W = blocks * block_threads / 32) walks steps [w * R, (w + 1) * R)
+// (R: S + n over W, rounded up; where n is at least S groups, then up to an odd multiple of the
 // policy's range_unit). Its items come in groups of 32 x words_per_lane 16-byte words aligned to
 // the input's 16-byte boundaries (lane l holds the l-th run of words_per_lane words). Within a
-// segment, lane l folds the items of its words in address order (its runs, cut where segments end).
-// A group in which at most `few_ends` (a policy field) segments end closes them one after the
-// other: for each end, every lane adds its items before it to its fold, and the folds join the
-// segment's value in a fixed tree (lane 0 takes lane 16, then 8, 4, 2, 1). A group with more ends
-// first joins the lanes' folds so far in that tree, then the runs of the group join in lane order
-// (a segmented warp scan). Lanes interleave, so Op must commute. A segment that crosses a range
-// boundary leaves a record at each boundary (the head and the tail of each walker's range); the
-// fixup block walks the records in order. All of it depends on the offsets, the input's alignment
-// and the policy only: the bits repeat on every GPU.
+// segment, lane l folds the items of its words onto its accumulator: in a group where no segment
+// ends and all its items are the walker's, as a tree of neighbours (pairs, then pairs of pairs),
+// else in address order. A group in which at most `few_ends` (a policy field) segments end closes
+// them one after the other: for each end, every lane adds its items before it to its fold (where Op
+// has an identity, those items as a tree of neighbours, the lane's other items replaced by the
+// identity, -0 for a floating sum; else one by one in address order), and the folds join the
+// segment's value in a fixed tree (lane 0 takes lane 16, then 8, 4, 2, 1); the lane's items after
+// the last end start its next fold the same way. A group with more ends first joins the lanes'
+// folds so far in that tree, then the runs of the group join in lane order (a segmented warp scan).
+// Lanes interleave, so Op must commute. A segment that crosses a range boundary leaves a record at
+// each boundary (the head and the tail of each walker's range); the fixup block walks the records
+// in order. All of it depends on the offsets, the input's alignment and the policy only: the bits
+// repeat on every GPU.
 #pragma once
 
 #include <gpuprims/config.cuh>
@@ -228,8 +232,9 @@ using walk_word = std::conditional_t<reduce_vectorizable<Item>, uint4, Item>;
 // walked. A group in which no segment ends adds each lane's items to that lane's accumulator (a
 // lane holding only the walker's items folds them in pairs first). A group in which at most
 // few_ends do (and the window of ends holds them and the next): for each end, each lane adds its
-// items before the end to its accumulator, the accumulators are folded (warp_fold) onto the carry
-// (the open segment's value so far), and the segment is emitted. A group with more ends: the lanes'
+// items before the end to its accumulator (as a tree, with a neutral element for the items that are
+// not its, where Op has an identity), the accumulators are folded (warp_fold) onto the carry (the
+// open segment's value so far), and the segment is emitted. A group with more ends: the lanes'
 // accumulators are folded onto the carry, the ends are scattered as tails (one per non-empty
 // segment) into the warp's shared row, each lane folds its items in order, closing a run at each
 // tail, and the runs join across the lanes (a segmented warp scan, the carry in front).
