@@ -217,6 +217,17 @@ __device__ __forceinline__ maybe<T> warp_fold(maybe<T> value, maybe_op<Op>& mop)
   return shuffle_from(value, 0);
 }
 
+// The same tree over values present in every lane (where Op has an identity, lanes without one
+// hold it): no presence flags travel with the values.
+template <class T, class Op>
+__device__ __forceinline__ T warp_fold_all(T value, Op& op) {
+#pragma unroll
+  for (int delta = 16; delta > 0; delta /= 2) {
+    value = op(value, shuffle_down(value, static_cast<unsigned int>(delta)));
+  }
+  return shuffle_from(value, 0);
+}
+
 // A 16-byte word of items (or one item, for items that do not pack into 16 bytes).
 template <class Item>
 using walk_word = std::conditional_t<reduce_vectorizable<Item>, uint4, Item>;
@@ -436,7 +447,12 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
         // Closes segment win + used + i: the accumulators fold across the lanes onto the carry.
         const auto close = [&](int i) {
           if (__ballot_sync(full_warp, acc.has) != 0) {
-            carry = mop(carry, warp_fold(acc, mop));
+            if constexpr (has_identity<Op, T>) {
+              const T all = warp_fold_all(acc.has ? acc.value : neutral<Op, T>(), op);
+              carry = mop(carry, maybe<T>{all, true});
+            } else {
+              carry = mop(carry, warp_fold(acc, mop));
+            }
             acc = nothing<T>();
           }
           if (lane == 0) {
