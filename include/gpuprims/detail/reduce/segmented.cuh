@@ -364,6 +364,19 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   std::size_t last_end = v_lo;  // the end taken last (where the open segment's items begin)
   maybe<T> carry = nothing<T>();
   maybe<T> acc = nothing<T>();
+  // The lanes' accumulators folded across the warp onto the carry (warp_fold's tree; where Op has
+  // an identity, lanes without one hold it and no presence flag travels), then emptied.
+  const auto fold_lanes = [&] {
+    if (__ballot_sync(full_warp, acc.has) != 0) {
+      if constexpr (has_identity<Op, T>) {
+        const T all = warp_fold_all(acc.has ? acc.value : neutral<Op, T>(), op);
+        carry = mop(carry, maybe<T>{all, true});
+      } else {
+        carry = mop(carry, warp_fold(acc, mop));
+      }
+      acc = nothing<T>();
+    }
+  };
 
   // This lane's words of group g; its items [first, last) are the walker's.
   const auto load = [&](std::size_t g, word_t(&w)[words_per_lane], int& first, int& last) {
@@ -446,15 +459,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
         const int base = lane * per_lane;  // the lane's first item, from the group's start
         // Closes segment win + used + i: the accumulators fold across the lanes onto the carry.
         const auto close = [&](int i) {
-          if (__ballot_sync(full_warp, acc.has) != 0) {
-            if constexpr (has_identity<Op, T>) {
-              const T all = warp_fold_all(acc.has ? acc.value : neutral<Op, T>(), op);
-              carry = mop(carry, maybe<T>{all, true});
-            } else {
-              carry = mop(carry, warp_fold(acc, mop));
-            }
-            acc = nothing<T>();
-          }
+          fold_lanes();
           if (lane == 0) {
             emit(win + static_cast<std::size_t>(used + i), carry);
           }
@@ -523,10 +528,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
         return;
       }
     }
-    if (__ballot_sync(full_warp, acc.has) != 0) {
-      carry = mop(carry, warp_fold(acc, mop));
-      acc = nothing<T>();
-    }
+    fold_lanes();
     const std::size_t key_base = win + static_cast<std::size_t>(used);
     // The ends taken here, 32 at a time: each non-empty segment's tail into the warp's row.
     bool open_from_before = true;  // the next end closes the segment open when the group began
@@ -590,10 +592,18 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
       }
     }
     runs.acc = maybe<T>{run, open};
-    // Join the lanes' runs in lane order, the carry in front.
+    // Join the lanes' runs in lane order, the carry in front (where Op has an identity, a lane
+    // without an open run holds it, and the scan moves no presence flags).
     bool seen = runs.closed;
-    const maybe<T> upto = warp_segmented_scan(runs.acc, seen, mop);
-    const maybe<T> previous = shuffle_up(upto, 1);
+    maybe<T> upto, previous;
+    if constexpr (has_identity<Op, T>) {
+      const T all = warp_segmented_scan(open ? run : neutral<Op, T>(), seen, op);
+      upto = {all, true};
+      previous = {shuffle_up(all, 1), true};
+    } else {
+      upto = warp_segmented_scan(runs.acc, seen, mop);
+      previous = shuffle_up(upto, 1);
+    }
     const bool previous_seen = __shfl_up_sync(full_warp, seen ? 1 : 0, 1) != 0;
     const maybe<T> before = lane == 0 ? carry : (previous_seen ? previous : mop(carry, previous));
     if (runs.closed) {
@@ -624,9 +634,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     first = next_first;
     last = next_last;
   }
-  if (__ballot_sync(full_warp, acc.has) != 0) {
-    carry = mop(carry, warp_fold(acc, mop));
-  }
+  fold_lanes();
   if (lane == 0) {
     // The run open at the range's end is segment win + used. Where the head never closed, it is
     // that run.
