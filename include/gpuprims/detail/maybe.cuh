@@ -58,8 +58,9 @@ template <class Op, class T>
 inline constexpr bool has_identity<Op, T, std::void_t<decltype(Op::identity())>> =
     std::is_convertible_v<decltype(Op::identity()), T>;
 
-// An element that leaves every x unchanged, bits included: Op's identity, except that a floating
-// sum takes -0 (x + -0 is x for every x, -0 too; x + +0 turns -0 into +0).
+// An element that leaves every x unchanged, bits included: Op's identity, except that a sum of
+// floats or doubles takes -0 (x + -0 is x for every x, -0 too; x + +0 turns -0 into +0). For
+// minimum and maximum, a NaN on the right loses to it on the left, as to any value.
 template <class Op, class T>
 __host__ __device__ __forceinline__ T neutral() {
   if constexpr (std::is_same_v<Op, plus<T>> && std::is_floating_point_v<T>) {
