@@ -224,7 +224,10 @@ struct segmented_reduce_tuning {
     // the H100 (2026-11-28), us at lengths 256 / 512 / 1024 / 2048 and random mean 1024, against
     // every group scanned: 711-715 / 441-445 / 389-390 / 381-385 / 399-404 against 730-734 /
     // 735-739 / 521 / 413-415 / 499-511; up to one 735-741 at 256; up to four 1159-1164 at 128
-    // (against 711-714), up to eight 1837-1844 at 64 (against 707-712).
+    // (against 711-714), up to eight 1837-1844 at 64 (against 707-712). With each piece of a
+    // lane's items folded as a tree (two runs on an H200, 2026-11-28): up to four 1003-1004 us at
+    // 128 (against 719-722), eight 1652-1658 at 64 (against 712-713), one 739-740 at 256
+    // (against 591-595).
     // Shares rounded to odd multiples of 16 steps (range_unit): one binary, two runs on an H200
     // (2026-11-28), us at lengths 1024 / 2048 / 8192 / 32768 / 2^20, against shares not rounded:
     // 311 / 280 / 276-277 / 273-274 / 268-270 against 316-321 / 290-296 / 283-289 / 281-283 /
