@@ -206,26 +206,31 @@ __device__ void warp_search_two(std::size_t a0, std::size_t b0, std::size_t d0, 
   r1 = __shfl_sync(full_warp, a, 16);
 }
 
-// The fold of `value` over the warp's lanes (absent values skipped), the same in every lane: a
-// tree to lane 0 (lane l takes lane l + 16, + 8, ...), then lane 0's result broadcast.
-template <class T, class Op>
-__device__ __forceinline__ maybe<T> warp_fold(maybe<T> value, maybe_op<Op>& mop) {
-#pragma unroll
-  for (int delta = 16; delta > 0; delta /= 2) {
-    value = mop(value, shuffle_down(value, static_cast<unsigned int>(delta)));
-  }
-  return shuffle_from(value, 0);
-}
-
-// The same tree over values present in every lane (where Op has an identity, lanes without one
-// hold it): no presence flags travel with the values.
-template <class T, class Op>
-__device__ __forceinline__ T warp_fold_all(T value, Op& op) {
+// The fold of `value` over the warp's lanes, the same in every lane: a tree to lane 0 (lane l
+// takes lane l + 16, + 8, ...), then lane 0's result broadcast. With maybe values and maybe_op,
+// absent values are skipped; where Op has an identity, lanes without a value can hold it instead,
+// and no presence flag travels through the shuffles.
+template <class V, class Op>
+__device__ __forceinline__ V warp_fold(V value, Op& op) {
 #pragma unroll
   for (int delta = 16; delta > 0; delta /= 2) {
     value = op(value, shuffle_down(value, static_cast<unsigned int>(delta)));
   }
   return shuffle_from(value, 0);
+}
+
+// f[0] becomes the fold of f[0 .. N) as a tree of neighbours: pairs, then pairs of pairs (fewer and
+// shorter dependent steps than one by one).
+template <int N, class T, class Op>
+__device__ __forceinline__ T fold_neighbours(T (&f)[N], Op& op) {
+#pragma unroll
+  for (int width = 1; width < N; width *= 2) {
+#pragma unroll
+    for (int k = 0; k + width < N; k += 2 * width) {
+      f[k] = op(f[k], f[k + width]);
+    }
+  }
+  return f[0];
 }
 
 // A 16-byte word of items (or one item, for items that do not pack into 16 bytes).
@@ -369,7 +374,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   const auto fold_lanes = [&] {
     if (__ballot_sync(full_warp, acc.has) != 0) {
       if constexpr (has_identity<Op, T>) {
-        const T all = warp_fold_all(acc.has ? acc.value : neutral<Op, T>(), op);
+        const T all = warp_fold(acc.has ? acc.value : neutral<Op, T>(), op);
         carry = mop(carry, maybe<T>{all, true});
       } else {
         carry = mop(carry, warp_fold(acc, mop));
@@ -428,21 +433,14 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     };
     if (next_end > until) {  // no segment ends here
       if (first == 0 && last == per_lane) {
-        // All the lane's items: folded in pairs, neighbours first (fewer and shorter dependent
-        // steps than one by one), then onto the accumulator.
+        // All the lane's items: folded as a tree of neighbours, then onto the accumulator.
         T folded[per_lane];
 #pragma unroll
         for (int k = 0; k < per_lane; ++k) {
           folded[k] = static_cast<T>(items[k]);
         }
-#pragma unroll
-        for (int width = 1; width < per_lane; width *= 2) {
-#pragma unroll
-          for (int k = 0; k + width < per_lane; k += 2 * width) {
-            folded[k] = op(folded[k], folded[k + width]);
-          }
-        }
-        acc = {acc.has ? op(acc.value, folded[0]) : folded[0], true};
+        const T all = fold_neighbours(folded, op);
+        acc = {acc.has ? op(acc.value, all) : all, true};
       } else {
         add_items(first, last);
       }
@@ -485,14 +483,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
             for (int k = 0; k < per_lane; ++k) {
               f[k] = (piece >> k) & 1 ? static_cast<T>(items[k]) : neutral<Op, T>();
             }
-#pragma unroll
-            for (int width = 1; width < per_lane; width *= 2) {
-#pragma unroll
-              for (int k = 0; k + width < per_lane; k += 2 * width) {
-                f[k] = op(f[k], f[k + width]);
-              }
-            }
-            acc = fold_maybe(acc, maybe<T>{f[0], piece != 0}, op);
+            acc = fold_maybe(acc, maybe<T>{fold_neighbours(f, op), piece != 0}, op);
           };
 #pragma unroll
           for (int i = 0; i < few_ends; ++i) {
