@@ -311,8 +311,8 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
       range = (range % 2 == 0 ? range + 1 : range) * unit;
     }
   }
-  if (range >= std::size_t{0xffffffff}) {
-    __trap();  // ranges of 2^32 steps: more than 2^44 items on the library's policy
+  if (range >= std::size_t{0x7fffffff}) {
+    __trap();  // ranges of 2^31 steps: more than 2^43 items on the library's policy
   }
   const std::size_t lo = walker * range < total ? walker * range : total;
   const std::size_t hi = total - lo > range ? lo + range : total;
@@ -333,19 +333,31 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   }
   const std::size_t v_lo = lo - s_lo + head;
   const std::size_t v_hi = (hi - s_hi > lo - s_lo ? hi - s_hi : lo - s_lo) + head;
+  // The walk counts positions from its first group's start, in 32 bits (a range is below 2^31
+  // steps, so its items and the group before them are too): position r is virtual position
+  // base + r, and group i of the walk starts at position i * group.
+  const std::size_t g_first = v_lo / group;
+  const std::size_t base = g_first * group;
+  const auto r_lo = static_cast<std::uint32_t>(v_lo - base);
+  const auto r_hi = static_cast<std::uint32_t>(v_hi - base);
+  const std::uint32_t groups =
+      v_hi > v_lo ? static_cast<std::uint32_t>(ceil_div(v_hi, group) - g_first) : 1;
+  // The walk's words and items by position (virtual position v is item v - head).
   const word_t* const words = reinterpret_cast<const word_t*>(
-      reinterpret_cast<std::uintptr_t>(items_in) - head * sizeof(Item));
-  // Segment j's end (one past its last item), clamped into the walker's items; past the walker's
-  // last end: "never".
-  constexpr std::size_t never = ~std::size_t{0};
-  const auto end_at = [&](std::size_t j) -> std::size_t {
+      reinterpret_cast<std::uintptr_t>(items_in) + (base - head) * sizeof(Item));
+  const Item* const items_at = reinterpret_cast<const Item*>(
+      reinterpret_cast<std::uintptr_t>(items_in) + (base - head) * sizeof(Item));
+  // Segment j's end (one past its last item) as a position, clamped into the walker's items; past
+  // the walker's last end: "never".
+  constexpr std::uint32_t never = 0xffffffffu;
+  const auto end_at = [&](std::size_t j) -> std::uint32_t {
     if (j >= s_hi) {
       return never;
     }
     const auto o = static_cast<std::size_t>(offsets[j + 1]);
     std::size_t e = (o > first_offset ? o - first_offset : 0) + head;
     e = e < v_lo ? v_lo : e;
-    return e > v_hi ? v_hi : e;
+    return static_cast<std::uint32_t>((e > v_hi ? v_hi : e) - base);
   };
 
   maybe_op<Op> mop{op};
@@ -362,11 +374,11 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
 
   // The window of ends: lane j holds end (win + j) for j >= used, the next 32 ends in `ahead`.
   std::size_t win = s_lo;
-  std::size_t window = end_at(win + static_cast<std::size_t>(lane));
-  std::size_t ahead = end_at(win + 32 + static_cast<std::size_t>(lane));
+  std::uint32_t window = end_at(win + static_cast<std::size_t>(lane));
+  std::uint32_t ahead = end_at(win + 32 + static_cast<std::size_t>(lane));
   int used = 0;
-  std::size_t next_end = __shfl_sync(full_warp, window, 0);  // the first end not yet taken
-  std::size_t last_end = v_lo;  // the end taken last (where the open segment's items begin)
+  std::uint32_t next_end = __shfl_sync(full_warp, window, 0);  // the first end not yet taken
+  std::uint32_t last_end = r_lo;  // the end taken last (where the open segment's items begin)
   maybe<T> carry = nothing<T>();
   maybe<T> acc = nothing<T>();
   // The lanes' accumulators folded across the warp onto the carry (warp_fold's tree; where Op has
@@ -383,12 +395,12 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     }
   };
 
-  // This lane's words of group g; its items [first, last) are the walker's.
-  const auto load = [&](std::size_t g, word_t(&w)[words_per_lane], int& first, int& last) {
-    const std::size_t v0 = g * group + static_cast<std::size_t>(lane) * per_lane;
-    first = v_lo > v0 ? static_cast<int>(v_lo - v0 < per_lane ? v_lo - v0 : per_lane) : 0;
-    last = v_hi > v0 ? static_cast<int>(v_hi - v0 < per_lane ? v_hi - v0 : per_lane) : 0;
-    const std::size_t w0 = (g * 32 + static_cast<std::size_t>(lane)) * words_per_lane;
+  // This lane's words of the walk's group g; its items [first, last) are the walker's.
+  const auto load = [&](std::uint32_t g, word_t(&w)[words_per_lane], int& first, int& last) {
+    const std::uint32_t v0 = g * static_cast<std::uint32_t>(group) + lane * per_lane;
+    first = r_lo > v0 ? static_cast<int>(r_lo - v0 < per_lane ? r_lo - v0 : per_lane) : 0;
+    last = r_hi > v0 ? static_cast<int>(r_hi - v0 < per_lane ? r_hi - v0 : per_lane) : 0;
+    const std::uint32_t w0 = (g * 32 + static_cast<std::uint32_t>(lane)) * words_per_lane;
     if (first == 0 && last == per_lane) {
 #pragma unroll
       for (int k = 0; k < words_per_lane; ++k) {
@@ -403,7 +415,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
 #pragma unroll
       for (int k = 0; k < per_lane; ++k) {
         if (k >= first && k < last) {
-          items[k] = items_in[v0 + k - head];
+          items[k] = items_at[v0 + k];
         }
       }
       memcpy(w, items, sizeof(items));
@@ -411,14 +423,14 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   };
 
   // How many of the window's ends from lane `used` on are at most `until`, in a row.
-  const auto ends_taken = [&](std::size_t until) {
+  const auto ends_taken = [&](std::uint32_t until) {
     const unsigned int taken = __ballot_sync(full_warp, lane >= used && window <= until) >> used;
     return taken == (0xffffffffu >> used) ? 32 - used : __ffs(~taken) - 1;
   };
 
-  // One group: items [g * group, (g + 1) * group) of virtual space, ends up to `until` taken.
-  const auto walk_group = [&](std::size_t g, const word_t(&w)[words_per_lane], int first, int last,
-                              std::size_t until) {
+  // The walk's group g: positions [g * group, (g + 1) * group), ends up to `until` taken.
+  const auto walk_group = [&](std::uint32_t g, const word_t(&w)[words_per_lane], int first,
+                              int last, std::uint32_t until) {
     Item items[per_lane];
     memcpy(items, w, sizeof(items));
     // Adds the lane's items [lower, upper) to its accumulator.
@@ -446,7 +458,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
       }
       return;
     }
-    const std::size_t va = g * group;
+    const std::uint32_t va = g * static_cast<std::uint32_t>(group);
     if constexpr (few_ends > 0) {
       // The ends this group takes, lanes used .. used + count - 1 of the window, if they are few
       // and the window holds one more: each closes the open segment at once. The lanes add their
@@ -466,7 +478,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
         // End i's position in the group: in [0, group] (e <= until); below va only where offsets
         // decrease.
         const auto end_in_group = [&](int i) {
-          const std::size_t e = __shfl_sync(full_warp, window, used + i);
+          const std::uint32_t e = __shfl_sync(full_warp, window, used + i);
           return e > va ? static_cast<int>(e - va) : 0;
         };
         if constexpr (has_identity<Op, T>) {
@@ -524,15 +536,15 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     // The ends taken here, 32 at a time: each non-empty segment's tail into the warp's row.
     bool open_from_before = true;  // the next end closes the segment open when the group began
     for (;;) {
-      const std::size_t before = __shfl_up_sync(full_warp, window, 1);
+      const std::uint32_t before = __shfl_up_sync(full_warp, window, 1);
       const int count = ends_taken(until);
       if (lane >= used && lane < used + count) {
         const std::size_t key = win + static_cast<std::size_t>(lane);
         const bool continues = lane == used && open_from_before;
-        std::size_t begin = lane == used ? last_end : before;
+        std::uint32_t begin = lane == used ? last_end : before;
         begin = begin > va ? begin : va;
         if (window > begin) {
-          const auto p = static_cast<std::uint32_t>(window - 1 - va);
+          const std::uint32_t p = window - 1 - va;
           tails[(p % per_lane) * 32 + p / per_lane] = static_cast<std::uint32_t>(key - key_base);
         } else if (continues) {
           emit(key, carry);  // no items here: what came before is all of it
@@ -541,8 +553,8 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
         }
       }
       if (count > 0) {
-        const std::size_t first_taken = __shfl_sync(full_warp, window, used);
-        const std::size_t first_begin = last_end > va ? last_end : va;
+        const std::uint32_t first_taken = __shfl_sync(full_warp, window, used);
+        const std::uint32_t first_begin = last_end > va ? last_end : va;
         if (open_from_before && first_taken <= first_begin) {
           carry = nothing<T>();  // emitted above
         }
@@ -606,18 +618,17 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
     __syncwarp();  // this group's reads of the row before the next group's writes
   };
 
-  const std::size_t g_first = v_lo / group;
-  const std::size_t g_end = v_hi > v_lo ? ceil_div(v_hi, group) : g_first + 1;
   word_t current[words_per_lane], next[words_per_lane];
   int first = 0, last = 0, next_first = 0, next_last = 0;
-  load(g_first, current, first, last);
+  load(0, current, first, last);
 #pragma unroll 1
-  for (std::size_t g = g_first; g < g_end; ++g) {
-    if (g + 1 < g_end) {
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    if (g + 1 < groups) {
       load(g + 1, next, next_first, next_last);
     }
     // The ends a group takes: those up to its last item; the walker's last group takes the rest.
-    walk_group(g, current, first, last, g + 1 >= g_end ? v_hi : (g + 1) * group);
+    walk_group(g, current, first, last,
+               g + 1 >= groups ? r_hi : (g + 1) * static_cast<std::uint32_t>(group));
 #pragma unroll
     for (int k = 0; k < words_per_lane; ++k) {
       current[k] = next[k];
