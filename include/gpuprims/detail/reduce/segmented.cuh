@@ -345,8 +345,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   // The walk's words and items by position (virtual position v is item v - head).
   const word_t* const words = reinterpret_cast<const word_t*>(
       reinterpret_cast<std::uintptr_t>(items_in) + (base - head) * sizeof(Item));
-  const Item* const items_at = reinterpret_cast<const Item*>(
-      reinterpret_cast<std::uintptr_t>(items_in) + (base - head) * sizeof(Item));
+  const std::size_t item_of = base - head;  // position r is item r + item_of (mod 2^64)
   // Segment j's end (one past its last item) as a position, clamped into the walker's items; past
   // the walker's last end: "never".
   constexpr std::uint32_t never = 0xffffffffu;
@@ -415,7 +414,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
 #pragma unroll
       for (int k = 0; k < per_lane; ++k) {
         if (k >= first && k < last) {
-          items[k] = items_at[v0 + k];
+          items[k] = items_in[static_cast<std::size_t>(v0 + k) + item_of];
         }
       }
       memcpy(w, items, sizeof(items));
@@ -466,9 +465,12 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
       // (warp_fold) onto the carry, and the segment is emitted; an empty one emits what it has.
       const int count = ends_taken(until);
       if (count <= few_ends && used + count < 32) {
-        const int base = lane * per_lane;  // the lane's first item, from the group's start
+        const int lane_first = lane * per_lane;  // the lane's first item, from the group's start
         // Closes segment win + used + i: the accumulators fold across the lanes onto the carry.
         const auto close = [&](int i) {
+          // Converge the lanes first: left to itself, the compiler reached the fold's shuffles
+          // with the warp diverged, and they took the slow path (2.6x the time at 256 items).
+          __syncwarp();
           fold_lanes();
           if (lane == 0) {
             emit(win + static_cast<std::size_t>(used + i), carry);
@@ -500,7 +502,7 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
 #pragma unroll
           for (int i = 0; i < few_ends; ++i) {
             if (i < count) {
-              int to = end_in_group(i) - base;
+              int to = end_in_group(i) - lane_first;
               to = to < 0 ? 0 : to > per_lane ? per_lane : to;
               const mask_t before = mine & below(to);
               fold_piece(before & ~taken);
@@ -513,8 +515,8 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
           int from = 0;  // the group's items before `from` are taken
           // Adds the lane's items of the group's positions [from, to).
           const auto add_until = [&](int to) {
-            add_items(from - base > first ? from - base : first,
-                      to - base < last ? to - base : last);
+            add_items(from - lane_first > first ? from - lane_first : first,
+                      to - lane_first < last ? to - lane_first : last);
           };
 #pragma unroll 1
           for (int i = 0; i < count; ++i) {
