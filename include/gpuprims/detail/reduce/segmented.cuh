@@ -342,10 +342,11 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
   const auto r_hi = static_cast<std::uint32_t>(v_hi - base);
   const std::uint32_t groups =
       v_hi > v_lo ? static_cast<std::uint32_t>(ceil_div(v_hi, group) - g_first) : 1;
-  // The walk's words and items by position (virtual position v is item v - head).
+  // Position r is item r + item_of (mod 2^64; virtual position v is item v - head); the words
+  // counted from position 0.
+  const std::size_t item_of = base - head;
   const word_t* const words = reinterpret_cast<const word_t*>(
-      reinterpret_cast<std::uintptr_t>(items_in) + (base - head) * sizeof(Item));
-  const std::size_t item_of = base - head;  // position r is item r + item_of (mod 2^64)
+      reinterpret_cast<std::uintptr_t>(items_in) + item_of * sizeof(Item));
   // Segment j's end (one past its last item) as a position, clamped into the walker's items; past
   // the walker's last end: "never".
   constexpr std::uint32_t never = 0xffffffffu;
