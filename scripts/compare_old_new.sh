@@ -2,11 +2,14 @@
 # compare_old_new.sh OLD_SOURCE_DIR OUTDIR [REPS]: the defaults and their baselines measured by the
 # benchmark binary of an older checkout (OLD_SOURCE_DIR) and of this one, built on this machine and
 # run alternately REPS times (default 3) in one session; scripts/compare_bench.py tables the medians.
-# NEW_BENCH=PATH uses that binary of this checkout instead of building one; COMPARE_FILTER replaces
-# the rows compared; COMPARE_FLAGS adds Google Benchmark flags to both (e.g. repetitions).
+# NEW_BENCH=PATH uses that binary of this checkout instead of building one; OLD_BENCH=PATH uses that
+# binary as the old one (OLD_SOURCE_DIR is then not read: give "-"; it runs with --full, like the
+# new one), e.g. two scripts/bench-subset.sh builds, the old with -I of an older include/;
+# COMPARE_FILTER replaces the rows compared; COMPARE_FLAGS adds Google Benchmark flags to both (e.g.
+# repetitions, or --benchmark_min_time=0.05s to override the 0.25 s).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-old_src=$(cd "$1" && pwd)
+[ -n "${OLD_BENCH:-}" ] || old_src=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 reps=${3:-3}
 # The rows compared: each primitive's default and its baselines at the sizes the goals name.
@@ -24,13 +27,20 @@ build_bench() {  # SOURCE BUILD_DIR
     cmake --build "$2" --target gpuprims_bench --parallel "$(nproc)" >"$out/build-$(basename "$2").log" 2>&1
 }
 new_bench=${NEW_BENCH:-$root/build/compare-new/benchmark/gpuprims_bench}
-build_bench "$old_src" "$root/build/compare-old" & old_pid=$!
+old_bench=${OLD_BENCH:-$root/build/compare-old/benchmark/gpuprims_bench}
+old_flags=()
+if [ -n "${OLD_BENCH:-}" ]; then
+  old_flags=(--full)
+  old_pid=
+else
+  build_bench "$old_src" "$root/build/compare-old" & old_pid=$!
+fi
 if [ -z "${NEW_BENCH:-}" ]; then
   build_bench "$root" "$root/build/compare-new" || { echo "new build failed"; exit 1; }
 fi
-wait $old_pid || { echo "old build failed"; exit 1; }
+[ -z "$old_pid" ] || wait "$old_pid" || { echo "old build failed"; exit 1; }
 for rep in $(seq "$reps"); do
-  "$root/build/compare-old/benchmark/gpuprims_bench" --benchmark_filter="$filter" --benchmark_min_time=0.25s ${COMPARE_FLAGS:-} \
+  "$old_bench" "${old_flags[@]}" --benchmark_filter="$filter" --benchmark_min_time=0.25s ${COMPARE_FLAGS:-} \
     --benchmark_out="$out/old-$rep.json" --benchmark_out_format=json >"$out/old-$rep.log" 2>&1
   "$new_bench" --full --benchmark_filter="$filter" --benchmark_min_time=0.25s ${COMPARE_FLAGS:-} \
     --benchmark_out="$out/new-$rep.json" --benchmark_out_format=json >"$out/new-$rep.log" 2>&1
