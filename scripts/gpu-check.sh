@@ -26,13 +26,21 @@ note() { summary+=("$1"); echo "gpu-check: $1"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/device.txt" 2>&1
 note "device: $(cat "$out/device.txt")"
 
+# The build's longest steps, from ninja's log (start and end in ms; a step cut by the limit is not
+# in it): which files set the build's length on this machine.
+longest_steps() {
+  [ -f "$build/.ninja_log" ] || return 0
+  awk -F'\t' 'NR > 1 { printf "%d s %s\n", ($2 - $1) / 1000, $4 }' "$build/.ninja_log" |
+    sort -rn | head -5 | paste -sd ';' -
+}
 # A time limit on the build: a compiler that never finishes a file (seen once with gcc 13, see
 # docs/design.md) should cost minutes, and the log's last lines name the file.
+build_start=$(date +%s)
 if cmake --preset default >"$out/configure.log" 2>&1 &&
    timeout "${GPUPRIMS_BUILD_TIMEOUT:-480}" cmake --build --preset default --parallel "$(nproc)" >"$out/build.log" 2>&1; then
-  note "build: ok"
+  note "build: ok in $(($(date +%s) - build_start)) s; longest steps: $(longest_steps)"
 else
-  note "build: FAILED or timed out (see build.log; last lines: $(tail -2 "$out/build.log" | tr '\n' ' '))"
+  note "build: FAILED or timed out after $(($(date +%s) - build_start)) s (see build.log; last lines: $(tail -2 "$out/build.log" | tr '\n' ' '); longest finished steps: $(longest_steps))"
   printf '%s\n' "${summary[@]}"
   exit 1
 fi
