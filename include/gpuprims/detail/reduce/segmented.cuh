@@ -491,27 +491,59 @@ __global__ void __launch_bounds__(segmented_here<Tuning>.block_threads,
           using mask_t = std::conditional_t<(per_lane < 32), std::uint32_t, std::uint64_t>;
           const auto below = [](int k) { return (mask_t{1} << k) - 1; };  // k <= per_lane
           const mask_t mine = below(last) & ~below(first);
-          mask_t taken = 0;
-          const auto fold_piece = [&](mask_t piece) {
+          const auto tree = [&](mask_t piece) {
             T f[per_lane];
 #pragma unroll
             for (int k = 0; k < per_lane; ++k) {
               f[k] = (piece >> k) & 1 ? static_cast<T>(items[k]) : neutral<Op, T>();
             }
-            acc = fold_maybe(acc, maybe<T>{fold_neighbours(f, op), piece != 0}, op);
+            return maybe<T>{fold_neighbours(f, op), piece != 0};
           };
+          // The lane's items before each end, and the piece that holds all of them where no end
+          // splits them (the first end with items of the lane before it; count if none).
+          mask_t before[few_ends];
+          int whole = count;
+          bool split = false;
 #pragma unroll
           for (int i = 0; i < few_ends; ++i) {
             if (i < count) {
               int to = end_in_group(i) - lane_first;
               to = to < 0 ? 0 : to > per_lane ? per_lane : to;
-              const mask_t before = mine & below(to);
-              fold_piece(before & ~taken);
-              taken |= before;
-              close(i);
+              before[i] = mine & below(to);
+              if (whole == count && before[i] != 0) {
+                whole = i;
+                split = before[i] != mine;
+              }
             }
           }
-          fold_piece(mine & ~taken);
+          if (__any_sync(full_warp, split)) {
+            mask_t taken = 0;
+#pragma unroll
+            for (int i = 0; i < few_ends; ++i) {
+              if (i < count) {
+                acc = fold_maybe(acc, tree(before[i] & ~taken), op);
+                taken |= before[i];
+                close(i);
+              }
+            }
+            acc = fold_maybe(acc, tree(mine & ~taken), op);
+          } else {
+            // No end splits a lane's items (ends on lane boundaries, as in segments whose lengths
+            // are multiples of per_lane): one tree a lane, the one its piece's fold would make.
+            const maybe<T> all = tree(mine);
+#pragma unroll
+            for (int i = 0; i < few_ends; ++i) {
+              if (i < count) {
+                if (whole == i) {
+                  acc = fold_maybe(acc, all, op);
+                }
+                close(i);
+              }
+            }
+            if (whole == count) {
+              acc = fold_maybe(acc, all, op);
+            }
+          }
         } else {
           int from = 0;  // the group's items before `from` are taken
           // Adds the lane's items of the group's positions [from, to).
