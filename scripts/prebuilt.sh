@@ -2,8 +2,9 @@
 # prebuilt.sh pack TARBALL [BUILD]   (on a machine without a GPU)
 # prebuilt.sh run TARBALL OUTDIR     (on the GPU machine, in a copy of the same checkout)
 # The Release GPU suite compiled where compiling costs no device time, then run on the GPU: the
-# build takes about 24 minutes on 2 cores, and 5 to 8 on the GPU machine's 16, most of it one test
-# (device_select, 380 s of one core); running the suite and three sanitizers takes about 5.
+# build takes about 24 minutes on 2 cores (one test alone, device_select, 380 s of a core), and the
+# GPU machine's build of the whole preset ran past 470 s; running the suite and three sanitizers
+# took about 4 minutes on an H200.
 #   pack: configures and builds BUILD (default /tmp/gpuprims-prebuilt; an absolute path that the GPU
 #         machine can create) as Release for sm_90, tests and examples only (no benchmarks, no
 #         multi-GPU target), and packs its programs, stripped, with what ctest needs into TARBALL
