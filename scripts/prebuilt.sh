@@ -6,9 +6,11 @@
 # GPU machine's build of the whole preset ran past 470 s; running the suite and three sanitizers
 # took about 4 minutes on an H200.
 #   pack: configures and builds BUILD (default /tmp/gpuprims-prebuilt; an absolute path that the GPU
-#         machine can create) as Release for sm_90, tests and examples only (no benchmarks, no
-#         multi-GPU target), and packs its programs, stripped, with what ctest needs into TARBALL
-#         (xz; about 30 MB). Name TARBALL under build/ and pass it in the device tool's `carry`.
+#         machine can create) as Release for sm_90 (PREBUILT_ARCHITECTURES, e.g. 80-virtual for
+#         the compute_80 PTX build run through the JIT; give it a BUILD of its own), tests and
+#         examples only (no benchmarks, no multi-GPU target), and packs its programs, stripped,
+#         with what ctest needs into TARBALL (xz; about 30 MB for sm_90). Name TARBALL under build/
+#         and pass it in the device tool's `carry`.
 #   run:  unpacks TARBALL at BUILD's path; then, writing a line to OUTDIR/summary.txt as each
 #         step ends: every GPU test through ctest beside memcheck (leak check) over every GPU test
 #         program and single-GPU example, then initcheck and synccheck over them (test programs
@@ -28,7 +30,8 @@ mode=${1:-} tarball=${2:-}
 
 if [ "$mode" = pack ]; then
   build=${3:-/tmp/gpuprims-prebuilt}
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES="${PREBUILT_ARCHITECTURES:-90}" \
     -DGPUPRIMS_BUILD_BENCHMARKS=OFF -DGPUPRIMS_MULTI=OFF >"$build.configure.log" 2>&1 &&
     cmake --build "$build" --parallel "$(nproc)" >"$build.build.log" 2>&1 ||
     { echo "prebuilt: the build failed: $build.build.log" >&2; exit 1; }
@@ -42,7 +45,7 @@ if [ "$mode" = pack ]; then
   echo "$build" >"$stage/.prebuilt-path"
   echo "$root" >"$stage/.prebuilt-source"
   tar -C "$stage" -cf - . | xz -9 -T0 >"$tarball" || exit 1
-  echo "prebuilt: $tarball ($(du -h "$tarball" | cut -f1)) holds $build, built from $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include test examples || echo ' with uncommitted changes')"
+  echo "prebuilt: $tarball ($(du -h "$tarball" | cut -f1)) holds $build (${PREBUILT_ARCHITECTURES:-90}), built from $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include test examples || echo ' with uncommitted changes')"
   exit 0
 fi
 
