@@ -24,6 +24,26 @@ struct constant_weights {
   __device__ float operator[](int j) const { return constant_weights_storage[j]; }
 };
 
+// Another tile for apply_stencil1d (--full): Threads threads with Items floats each, registers
+// kept for as many resident blocks as the library's policy keeps for that tile.
+template <int Threads, int Items>
+struct stencil_tile_tuning {
+  __host__ __device__ static constexpr stencil_policy select(int arch, std::size_t element_size,
+                                                             int) {
+    return {Threads, Items, stencil_tuning::min_blocks_for(arch, element_size, Items, Threads),
+            true};
+  }
+};
+
+template <int Rad, int Threads, int Items>
+void add_tile_variant(const options& opt) {
+  add_stencil<Rad>(opt, "tile_" + std::to_string(Threads) + "x" + std::to_string(Items),
+                   role::variant, [](const float* in, float* out, std::size_t n, cudaStream_t s) {
+                     return gpuprims::apply_stencil1d<Rad, stencil_tile_tuning<Threads, Items>>(
+                         in, out, n, some_weights<Rad>(), gpuprims::boundary::clamp(), s);
+                   });
+}
+
 template <int Rad>
 void add_family(const options& opt) {
   add_stencil<Rad>(opt, "cudaMemcpyAsync", role::baseline,
@@ -50,6 +70,12 @@ void add_family(const options& opt) {
           });
         },
         stencil_sizes(opt), {"n"});
+    // Tiles around the policy's (256 x 4 floats up to radius 4, 256 x 16 above).
+    add_tile_variant<Rad, 256, 4>(opt);
+    add_tile_variant<Rad, 256, 8>(opt);
+    add_tile_variant<Rad, 256, 16>(opt);
+    add_tile_variant<Rad, 512, 8>(opt);
+    add_tile_variant<Rad, 128, 16>(opt);
   }
 }
 
