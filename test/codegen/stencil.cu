@@ -25,9 +25,10 @@ template void launchers<3>(const double*, double*);
 template void launchers<8>(const double*, double*);
 template void launchers<16>(const double*, double*);
 
-// The tile and halo of Rad 3, 256 threads x 4 floats: (4 + 1024 + 4) floats, the halo padded to a
-// 16-byte vector on each side; the notes' rung, 256 x 1 floats: (4 + 256 + 4).
-// ptxas: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> smem 4128
+// The tile and halo of Rad 3, 256 threads x 8 floats (the sm_90 policy): (4 + 2048 + 4) floats,
+// the halo padded to a 16-byte vector on each side; the notes' rung, 256 x 1 floats:
+// (4 + 256 + 4).
+// ptxas: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> smem 8224
 // ptxas: stencil_kernel<gpuprims::ladder::stencil_shared_tuning<1>, 3, float, .*> smem 1056
 // sass: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> has LDG\.E\.128
 // sass: stencil_kernel<gpuprims::stencil_tuning, 3, float, .*> has STG\.E\.128

@@ -41,7 +41,17 @@ struct stencil_tuning {
     // to radius 3; at radius 8 and 16 four vectors won at 2^28 floats (1.004x against 0.946x and
     // 1.000x against 0.907x cudaMemcpyAsync): the halo is a smaller share of a longer tile.
     p.block_threads = 256;
-    p.items_per_thread = (radius <= 4 ? 1 : 4) * (16 / static_cast<int>(element_size));
+    int vectors = radius <= 4 ? 1 : 4;
+    // Two vectors a thread for floats up to radius 4 on the H200 (sm_90; sm_100 and sm_103 until
+    // measured there), whose DRAM wants more bytes in flight an SM than the H100's: at 2^28 floats
+    // 515 / 518 us at radius 1 / 3 against 549-553 / 560-561 for one vector (cudaMemcpyAsync
+    // 510-511; 256 x 16 529 / 550, 512 x 8 533 / 542; one binary, two runs, 2026-11-28,
+    // docs/stencil.md). Not measured on the H100 (one vector there: 1.010x / 1.001x the copy), nor
+    // for doubles.
+    if (radius <= 4 && element_size == 4 && arch >= 90 && arch < 110) {
+      vectors = 2;
+    }
+    p.items_per_thread = vectors * (16 / static_cast<int>(element_size));
     p.min_blocks = min_blocks_for(arch, element_size, p.items_per_thread, p.block_threads);
     p.dependent_launch = true;
     return p;
