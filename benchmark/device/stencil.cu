@@ -70,7 +70,8 @@ void add_family(const options& opt) {
           });
         },
         stencil_sizes(opt), {"n"});
-    // Tiles around the policy's (256 x 4 floats up to radius 4, 256 x 16 above).
+    // Tiles around the policy's (256 x 8 floats up to radius 4 on sm_90, 256 x 4 on most others;
+    // 256 x 16 above).
     add_tile_variant<Rad, 256, 4>(opt);
     add_tile_variant<Rad, 256, 8>(opt);
     add_tile_variant<Rad, 256, 16>(opt);
