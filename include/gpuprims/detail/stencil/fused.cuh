@@ -94,11 +94,18 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
       const std::int64_t computed = begin - layout::reach;
       if (layout::size % layout::vector == 0 && first >= 0 && first + layout::size <= count &&
           aligned16(row_in + first)) {
+        // Every load of the thread in flight before the first store (a strided loop's remainder
+        // would go first, one load at a time, and the barrier below waits for the slowest warp).
         const auto* src = reinterpret_cast<const uint4*>(row_in + first);
         auto* dst = reinterpret_cast<uint4*>(buffers[0]);
-        for (int i = t; i < layout::size / layout::vector; i += block) {
-          dst[i] = src[i];
-        }
+        constexpr int words = layout::size / layout::vector;
+        load_then_consume<(words + block - 1) / block>(
+            [&](int k) { return t + k * block < words ? src[t + k * block] : uint4{}; },
+            [&](int k, const uint4& v) {
+              if (t + k * block < words) {
+                dst[t + k * block] = v;
+              }
+            });
       } else {
         for (int i = t; i < layout::size; i += block) {
           buffers[0][i] = load_with_boundary(row_in, first + i, count, b);
