@@ -80,11 +80,21 @@ void add_family(const options& opt) {
   }
 }
 
-// A fixed tile for the fused kernel (--full): Threads threads with Items outputs each.
+// A fixed tile for the fused kernel in shared memory (--full): Threads threads with Items outputs
+// each.
 template <int Threads, int Items>
 struct fused_tile_tuning {
   __host__ __device__ static constexpr stencil_policy select(int, std::size_t, int) {
     return {Threads, Items, 0, true};
+  }
+};
+
+// The same, each warp stepping its tile in registers (stencil_policy::fused_in_registers), with
+// registers for MinBlocks blocks an SM.
+template <int Threads, int Items, int MinBlocks>
+struct fused_registers_tuning {
+  __host__ __device__ static constexpr stencil_policy select(int, std::size_t, int) {
+    return {Threads, Items, MinBlocks, true, true};
   }
 };
 
@@ -149,6 +159,16 @@ void add_fused_family(const options& opt) {
         fused_bench<Rad, Steps, fused_tile_tuning<128, 8>>, sizes, {"n"});
     add(opt, family, "tile_512x8", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<512, 8>>, sizes, {"n"});
+    add(opt, family, "registers_256x16", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 4>>, sizes, {"n"});
+    add(opt, family, "registers_256x16_5_blocks", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 5>>, sizes, {"n"});
+    add(opt, family, "registers_128x16", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<128, 16, 8>>, sizes, {"n"});
+    add(opt, family, "registers_256x32", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 32, 2>>, sizes, {"n"});
+    add(opt, family, "registers_256x32_3_blocks", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 32, 3>>, sizes, {"n"});
   }
 }
 

@@ -1,8 +1,9 @@
 // gpuprims::apply_stencil1d_fused against Steps calls of gpuprims::apply_stencil1d, bit for bit:
 // radii 1, 2, 3 and 5, 2, 4 and 8 fused steps (and 1), every boundary rule, float and double,
 // sizes from 1 to several tiles (primes and non-multiples of the tile, signals shorter than the
-// halo), batches with odd pitches and unaligned pointers, padding left poisoned, a caller's
-// element-wise tuning, bad arguments.
+// halo), batches with odd pitches and unaligned pointers, padding left poisoned, both kernels
+// (a block's tile in shared memory, each warp's in registers), a caller's element-wise tuning, bad
+// arguments.
 #include <gpuprims/device/stencil.cuh>
 
 #include "support/fused_check.cuh"
@@ -18,6 +19,15 @@ using namespace gpuprims::test;
 struct odd_tile_tuning {
   __host__ __device__ static constexpr gpuprims::stencil_policy select(int, std::size_t, int) {
     return {128, 3, 0, false};
+  }
+};
+
+// Each warp stepping its tile in registers (the default's kernel where the library's policy says
+// so): 16-byte units, and one element a unit where Items is not a whole number of vectors.
+template <int Threads, int Items>
+struct registers_tuning {
+  __host__ __device__ static constexpr gpuprims::stencil_policy select(int, std::size_t, int) {
+    return {Threads, Items, 0, false, true};
   }
 };
 
@@ -107,6 +117,15 @@ TEST_CASE("apply_stencil1d_fused equals Steps calls of apply_stencil1d, bit for 
   SECTION("the single-step tiling (the default on GPUs with less shared memory)") {
     check_sizes<1, 4, float, gpuprims::stencil_tuning>();
     check_sizes<3, 8, double, gpuprims::stencil_tuning>();
+  }
+  SECTION("each warp in registers") {
+    check_sizes<1, 1, float, registers_tuning<256, 16>>();
+    check_sizes<1, 4, float, registers_tuning<256, 16>>();
+    check_sizes<3, 8, float, registers_tuning<256, 16>>();
+    check_sizes<5, 4, float, registers_tuning<128, 8>>();   // halos of two vectors
+    check_sizes<3, 8, double, registers_tuning<256, 8>>();  // likewise
+    check_sizes<2, 4, float, registers_tuning<64, 3>>();    // one element a unit
+    check_sizes<3, 8, double, registers_tuning<96, 3>>();
   }
   SECTION("a caller's element-wise tuning") {
     check_sizes<2, 4, float, odd_tile_tuning>();

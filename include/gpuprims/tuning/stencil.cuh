@@ -17,6 +17,10 @@ struct stencil_policy {
   int items_per_thread;  ///< outputs per thread; a multiple of 16 / sizeof(T) moves 16-byte vectors
   int min_blocks;        ///< resident blocks per SM to keep registers for (capped by the target)
   bool dependent_launch;  ///< programmatic dependent launch where the code has it
+  /// apply_stencil1d_fused only: each warp steps a tile of 32 x items_per_thread in registers,
+  /// halos passed between lanes by shuffles (no shared memory, no barrier); false: each block
+  /// steps its tile in shared memory, a barrier a step.
+  bool fused_in_registers = false;
 };
 
 /// The library's stencil policy for code built for `arch` (compute capability x 10), elements of

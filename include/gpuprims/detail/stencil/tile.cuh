@@ -18,23 +18,28 @@ namespace gpuprims::detail {
 
 // The position in [0, n) that position g (outside it) reads under a non-constant rule. Exact for
 // any n >= 1, also when g is several lengths away (n < Rad): periodic and mirror wrap as often as
-// needed.
-__host__ __device__ inline std::int64_t boundary_index(std::int64_t g, std::int64_t n,
-                                                       boundary_mode mode) {
+// needed. In the integer type I: int where g and n fit spares a 64-bit division.
+template <class I>
+__host__ __device__ inline I boundary_index_as(I g, I n, boundary_mode mode) {
   if (mode == boundary_mode::clamp) {
     return g < 0 ? 0 : (g >= n ? n - 1 : g);
   }
   if (mode == boundary_mode::periodic) {
-    const std::int64_t r = g % n;
+    const I r = g % n;
     return r < 0 ? r + n : r;
   }
   if (n == 1) {  // mirror of one element
     return 0;
   }
-  const std::int64_t period = 2 * (n - 1);
-  std::int64_t r = g % period;
+  const I period = 2 * (n - 1);
+  I r = g % period;
   r = r < 0 ? r + period : r;
   return r < n ? r : period - r;
+}
+
+__host__ __device__ inline std::int64_t boundary_index(std::int64_t g, std::int64_t n,
+                                                       boundary_mode mode) {
+  return boundary_index_as<std::int64_t>(g, n, mode);
 }
 
 template <class T>
