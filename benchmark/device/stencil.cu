@@ -147,20 +147,19 @@ void add_fused_family(const options& opt) {
       sizes, {"n"});
   add(opt, family, "gpuprims::apply_stencil1d_fused", role::default_,
       fused_bench<Rad, Steps, stencil_fused_tuning>, sizes, {"n"});
-  // The fused kernel tiled as apply_stencil1d (the default before stencil_fused_tuning).
+  // The shared-memory kernel tiled as apply_stencil1d (the default before stencil_fused_tuning).
   add(opt, family, "single_step_tiling", role::variant, fused_bench<Rad, Steps, stencil_tuning>,
       sizes, {"n"});
   if (opt.full) {
     add(opt, family, "tile_256x8", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<256, 8>>, sizes, {"n"});
+    // The shared-memory tile of the sm_90 default before each warp stepped in registers.
     add(opt, family, "tile_256x16", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<256, 16>>, sizes, {"n"});
     add(opt, family, "tile_128x8", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<128, 8>>, sizes, {"n"});
     add(opt, family, "tile_512x8", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<512, 8>>, sizes, {"n"});
-    add(opt, family, "registers_256x16", role::variant,
-        fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 4>>, sizes, {"n"});
     add(opt, family, "registers_256x16_5_blocks", role::variant,
         fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 5>>, sizes, {"n"});
     add(opt, family, "registers_128x16", role::variant,

@@ -31,6 +31,13 @@ struct registers_tuning {
   }
 };
 
+// A block's tile of 256 x 16 in shared memory.
+struct shared_tuning {
+  __host__ __device__ static constexpr gpuprims::stencil_policy select(int, std::size_t, int) {
+    return {256, 16, 0, false, false};
+  }
+};
+
 const gpuprims::boundary rules[] = {gpuprims::boundary::constant(0.75), gpuprims::boundary::clamp(),
                                     gpuprims::boundary::periodic(), gpuprims::boundary::mirror()};
 const char* const rule_names[] = {"constant", "clamp", "periodic", "mirror"};
@@ -114,18 +121,21 @@ TEST_CASE("apply_stencil1d_fused equals Steps calls of apply_stencil1d, bit for 
   SECTION("Rad 1, 1 step") { check_sizes<1, 1, float>(); }
   SECTION("double, Rad 1, 4 steps") { check_sizes<1, 4, double>(); }
   SECTION("double, Rad 3, 8 steps") { check_sizes<3, 8, double>(); }
-  SECTION("the single-step tiling (the default on GPUs with less shared memory)") {
+  SECTION("the single-step tiling (the default past Rad 4 and for doubles on GPUs with less shared memory)") {
     check_sizes<1, 4, float, gpuprims::stencil_tuning>();
     check_sizes<3, 8, double, gpuprims::stencil_tuning>();
   }
-  SECTION("each warp in registers") {
-    check_sizes<1, 1, float, registers_tuning<256, 16>>();
-    check_sizes<1, 4, float, registers_tuning<256, 16>>();
-    check_sizes<3, 8, float, registers_tuning<256, 16>>();
+  SECTION("each warp in registers (the default for floats up to Rad 4), other shapes") {
+    check_sizes<1, 4, float, registers_tuning<128, 32>>();
     check_sizes<5, 4, float, registers_tuning<128, 8>>();   // halos of two vectors
     check_sizes<3, 8, double, registers_tuning<256, 8>>();  // likewise
     check_sizes<2, 4, float, registers_tuning<64, 3>>();    // one element a unit
     check_sizes<3, 8, double, registers_tuning<96, 3>>();
+  }
+  SECTION("a block's tile in shared memory (the sm_90 default for floats before)") {
+    check_sizes<1, 4, float, shared_tuning>();
+    check_sizes<3, 2, float, shared_tuning>();
+    check_sizes<2, 8, float, shared_tuning>();
   }
   SECTION("a caller's element-wise tuning") {
     check_sizes<2, 4, float, odd_tile_tuning>();

@@ -67,14 +67,30 @@ struct stencil_fused_tuning {
   __host__ __device__ static constexpr stencil_policy select(int arch, std::size_t element_size,
                                                              int radius) {
     stencil_policy p = stencil_tuning::select(arch, element_size, radius);
-    // Four 16-byte vectors a thread where an SM's shared memory holds six or more such blocks: a
-    // fused tile of 256 x 16 floats takes two buffers of about 16 KiB (32.8 KiB at radius 3, four
-    // steps), so an H100 (228 KiB) keeps 1536 threads resident, and the halo recomputed at every
-    // step is a smaller share of the tile. On the H100, 2^28 floats, four steps (one run,
-    // stencil1d_fused_rad<R>_steps4, docs/stencil.md): 808 and 809 us at radius 1 and 3, against
-    // 949 and 1013 us for one vector a thread (3.49x and 3.52x four single steps). GPUs with 164
-    // KiB or less would keep four blocks or fewer; they keep the single-step tile, not measured
-    // with the longer one.
+    // Floats up to radius 4: each warp steps a tile of 32 x 16 floats in registers (four 16-byte
+    // vectors a lane, halos by shuffles), registers for 4 blocks of 256 threads an SM (64 a
+    // thread, no spill: test/codegen/stencil.cu). The shared-memory tile below moves 64 bytes of
+    // shared memory an output vector at every step and waits on a barrier a step. On an H200,
+    // 2^28 floats, two builds run old / new / old / new in one call (2026-11-28, docs/stencil.md),
+    // us at 2 / 4 / 8 steps: radius 1 521-523 / 527 / 651-662 against 587-591 / 741-742 /
+    // 1260-1262 for the shared-memory tile (54fd103's build); radius 3 514-517 / 682-687 /
+    // 1084-1099 against 594-600 / 750-752 / 1270-1280. Measured only there; the kernel needs no
+    // shared memory and fits 64 registers at 1024 threads an SM on every GPU the library
+    // supports. Doubles (not measured with it) keep the shared-memory tile.
+    if (element_size == 4 && radius <= 4) {
+      p.items_per_thread = 16;
+      p.min_blocks = 4;
+      p.fused_in_registers = true;
+      return p;
+    }
+    // Otherwise four 16-byte vectors a thread where an SM's shared memory holds six or more such
+    // blocks: a fused tile of 256 x 16 floats takes two buffers of about 16 KiB (32.8 KiB at
+    // radius 3, four steps), so an H100 (228 KiB) keeps 1536 threads resident, and the halo
+    // recomputed at every step is a smaller share of the tile. On the H100, 2^28 floats, four
+    // steps (one run, stencil1d_fused_rad<R>_steps4, docs/stencil.md): 808 and 809 us at radius 1
+    // and 3, against 949 and 1013 us for one vector a thread (3.49x and 3.52x four single steps).
+    // GPUs with 164 KiB or less would keep four blocks or fewer; they keep the single-step tile,
+    // not measured with the longer one.
     constexpr int kb = 1024;
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 228 * kb) {
       p.items_per_thread = 4 * (16 / static_cast<int>(element_size));
