@@ -121,7 +121,7 @@ TEST_CASE("apply_stencil1d_fused equals Steps calls of apply_stencil1d, bit for 
   SECTION("Rad 1, 1 step") { check_sizes<1, 1, float>(); }
   SECTION("double, Rad 1, 4 steps") { check_sizes<1, 4, double>(); }
   SECTION("double, Rad 3, 8 steps") { check_sizes<3, 8, double>(); }
-  SECTION("the single-step tiling (the default past Rad 4 and for doubles on GPUs with less shared memory)") {
+  SECTION("the single-step tiling (doubles and Rad past 4 where an SM has less shared memory)") {
     check_sizes<1, 4, float, gpuprims::stencil_tuning>();
     check_sizes<3, 8, double, gpuprims::stencil_tuning>();
   }
