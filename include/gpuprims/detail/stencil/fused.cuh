@@ -355,10 +355,10 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
            tile += std::size_t{gridDim.x} * warps) {
         const auto begin = static_cast<std::int64_t>(tile * shape.tile);
         const std::int64_t first = begin - shape.reach;  // the position of lane 0's first unit
+        const bool touches_edge = first < 0 || first + shape.span > count;
         // x[j]: unit lane + 32 j of the span, positions first + (lane + 32 j) x unit on.
         T x[units][unit];
-        if (unit == vector && first >= 0 && first + shape.span <= count &&
-            aligned16(row_in + first)) {
+        if (unit == vector && !touches_edge && aligned16(row_in + first)) {
           const auto* src = reinterpret_cast<const uint4*>(row_in + first);
           load_then_consume<units>([&](int j) { return src[lane + 32 * j]; },
                                    [&](int j, const uint4& v) { memcpy(x[j], &v, 16); });
@@ -372,11 +372,10 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
               x[j][e] = g >= 0 && g < count ? row_in[g] : T(0);
             }
           }
-          if (first < 0 || first + shape.span > count) {
+          if (touches_edge) {
             fused_warp_rule<true>(x, row_in, first, count, shape.span, b, lane);
           }
         }
-        const bool touches_edge = first < 0 || first + shape.span > count;
 #pragma unroll 1
         for (int step = 1; step <= Steps; ++step) {
           // A unit's window: Rad elements of the units before it, its own, Rad after. Element i
