@@ -90,11 +90,12 @@ struct fused_tile_tuning {
 };
 
 // The same, each warp stepping its tile in registers (stencil_policy::fused_in_registers), with
-// registers for MinBlocks blocks an SM.
-template <int Threads, int Items, int MinBlocks>
+// registers for MinBlocks blocks an SM; Contiguous: each lane a run of Items elements
+// (stencil_policy::fused_contiguous_lanes).
+template <int Threads, int Items, int MinBlocks, bool Contiguous = false>
 struct fused_registers_tuning {
   __host__ __device__ static constexpr stencil_policy select(int, std::size_t, int) {
-    return {Threads, Items, MinBlocks, true, true};
+    return {Threads, Items, MinBlocks, true, true, Contiguous};
   }
 };
 
@@ -160,6 +161,9 @@ void add_fused_family(const options& opt) {
         fused_bench<Rad, Steps, fused_tile_tuning<128, 8>>, sizes, {"n"});
     add(opt, family, "tile_512x8", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<512, 8>>, sizes, {"n"});
+    // Lane l holding the vectors l, l + 32, ... (the library's default), and other shapes.
+    add(opt, family, "strided_256x16", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 4>>, sizes, {"n"});
     add(opt, family, "registers_256x16_5_blocks", role::variant,
         fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 5>>, sizes, {"n"});
     add(opt, family, "registers_128x16", role::variant,
@@ -168,6 +172,17 @@ void add_fused_family(const options& opt) {
         fused_bench<Rad, Steps, fused_registers_tuning<256, 32, 2>>, sizes, {"n"});
     add(opt, family, "registers_256x32_3_blocks", role::variant,
         fused_bench<Rad, Steps, fused_registers_tuning<256, 32, 3>>, sizes, {"n"});
+    // Each lane a run of elements (stencil_policy::fused_contiguous_lanes).
+    add(opt, family, "contiguous_128x16", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<128, 16, 8, true>>, sizes, {"n"});
+    add(opt, family, "contiguous_256x16_5_blocks", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 5, true>>, sizes, {"n"});
+    add(opt, family, "contiguous_256x16", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 4, true>>, sizes, {"n"});
+    add(opt, family, "contiguous_256x32_3_blocks", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 32, 3, true>>, sizes, {"n"});
+    add(opt, family, "contiguous_256x24_3_blocks", role::variant,
+        fused_bench<Rad, Steps, fused_registers_tuning<256, 24, 3, true>>, sizes, {"n"});
   }
 }
 

@@ -24,10 +24,11 @@ struct odd_tile_tuning {
 
 // Each warp stepping its tile in registers (the default's kernel where the library's policy says
 // so): 16-byte units, and one element a unit where Items is not a whole number of vectors.
-template <int Threads, int Items>
+// Contiguous: each lane a run of Items elements (stencil_policy::fused_contiguous_lanes).
+template <int Threads, int Items, bool Contiguous = false>
 struct registers_tuning {
   __host__ __device__ static constexpr gpuprims::stencil_policy select(int, std::size_t, int) {
-    return {Threads, Items, 0, false, true};
+    return {Threads, Items, 0, false, true, Contiguous};
   }
 };
 
@@ -131,6 +132,14 @@ TEST_CASE("apply_stencil1d_fused equals Steps calls of apply_stencil1d, bit for 
     check_sizes<3, 8, double, registers_tuning<256, 8>>();  // likewise
     check_sizes<2, 4, float, registers_tuning<64, 3>>();    // one element a unit
     check_sizes<3, 8, double, registers_tuning<96, 3>>();
+  }
+  SECTION("each lane a run of consecutive elements in registers") {
+    check_sizes<1, 4, float, registers_tuning<256, 16, true>>();
+    check_sizes<3, 8, float, registers_tuning<128, 32, true>>();
+    check_sizes<5, 4, float, registers_tuning<128, 8, true>>();  // halos of two vectors
+    check_sizes<2, 4, float, registers_tuning<64, 3, true>>();   // one element a unit
+    check_sizes<5, 2, float, registers_tuning<64, 3, true>>();   // halos two lanes away
+    check_sizes<3, 8, double, registers_tuning<96, 4, true>>();
   }
   SECTION("a block's tile in shared memory (the sm_90 default for floats before)") {
     check_sizes<1, 4, float, shared_tuning>();

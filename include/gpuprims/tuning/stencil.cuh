@@ -18,9 +18,16 @@ struct stencil_policy {
   int min_blocks;        ///< resident blocks per SM to keep registers for (capped by the target)
   bool dependent_launch;  ///< programmatic dependent launch where the code has it
   /// apply_stencil1d_fused only: each warp steps a tile of 32 x items_per_thread in registers,
-  /// halos passed between lanes by shuffles (no shared memory, no barrier); false: each block
-  /// steps its tile in shared memory, a barrier a step.
+  /// halos passed between lanes by shuffles (no block-wide barrier); false: each block steps its
+  /// tile in shared memory, a barrier a step.
   bool fused_in_registers = false;
+  /// With fused_in_registers: each lane holds a run of items_per_thread consecutive elements, so a
+  /// step shuffles only the 2 x Rad elements beside the run and selects none; runs of whole 16-byte
+  /// words reach global memory coalesced through a stage in shared memory (32 x items_per_thread
+  /// elements a warp). false: lane l holds the units l, l + 32, l + 64, ... (each load and store
+  /// a coalesced 512-byte span, no shared memory), 2 x Rad shuffles a unit and selects for the
+  /// lanes at the warp's ends.
+  bool fused_contiguous_lanes = false;
 };
 
 /// The library's stencil policy for code built for `arch` (compute capability x 10), elements of

@@ -10,9 +10,13 @@
 // copies.
 //
 // Two kernels (stencil_policy::fused_in_registers chooses):
-//  - stencil_fused_warp_kernel: each warp steps its own tile in registers. Lane l holds the span's
-//    units l, l + 32, l + 64, ... (so loads and stores are coalesced 16-byte words), and a unit's
-//    halo comes from the neighbouring lanes' units by shuffles: no shared memory, no barrier.
+//  - stencil_fused_warp_kernel: each warp steps its own tile in registers, halos from the
+//    neighbouring lanes by shuffles, no barrier. Lane l holds either the span's units l, l + 32,
+//    l + 64, ... (loads and stores are coalesced 16-byte words; each unit's halo comes by
+//    shuffles), or (stencil_policy::fused_contiguous_lanes) the run of units l x units ..
+//    l x units + units - 1 (only the run's two halos come by shuffles; its 16-byte words pass
+//    through a stage in shared memory on the way in and out, so that global accesses stay
+//    coalesced).
 //  - stencil_fused_kernel: a block's tile in shared memory, two buffers in turn, a barrier a step.
 #pragma once
 
@@ -254,6 +258,13 @@ __device__ __forceinline__ T opaque_select(bool c, const T& a, const T& b) {
   return out;
 }
 
+// Where element i of a lane's registers (x[i / Unit][i % Unit]) lies in a warp's span: unit
+// lane + 32 j, or (Contiguous) unit lane x Units + j, of j = i / Unit.
+template <bool Contiguous, int Units, int Unit>
+__device__ __forceinline__ int fused_warp_offset(int lane, int i) {
+  return Contiguous ? lane * Units * Unit + i : (lane + 32 * (i / Unit)) * Unit + i % Unit;
+}
+
 // The halo of a warp's units in registers: element i of the Rad before unit `v` (lane - d's, d =
 // the units back), or after it (lane + d's), each lane sending its own unit (fused kernel below).
 template <int Rad, int Unit, class T>
@@ -274,23 +285,22 @@ __device__ __forceinline__ void fused_warp_halo_after(const T (&v)[Unit], int la
   }
 }
 
-// A warp's span in registers (x[j][e] at position first + (lane + 32 j) x Unit + e): each position
-// outside [0, n) set by the rule `b`, the constant or the value of the position the rule maps it
-// to. Loading (Load true): that position's input from `in`. After a step (Load false; not for
-// the periodic rule, whose halos are loaded wrapped): its value from this step, where it lies in
-// the span (a position mapped outside it is never read by the tile's outputs); the source sits in a
-// lane and unit known only at run time, so every element of the source lane comes by shuffles and
-// the one it names is kept (sources lie inside [0, n) and are never set: the order does not
-// matter). One element of the lanes at a time, a loop not unrolled: only warps at a signal's ends
-// come here.
-template <bool Load, int Units, int Unit, class T>
+// A warp's span in registers (x[j][e] at position first + fused_warp_offset(lane, j x Unit + e)):
+// each position outside [0, n) set by the rule `b`, the constant or the value of the position the
+// rule maps it to. Loading (Load true): that position's input from `in`. After a step (Load false;
+// not for the periodic rule, whose halos are loaded wrapped): its value from this step, where it
+// lies in the span (a position mapped outside it is never read by the tile's outputs); the source
+// sits in a lane and unit known only at run time, so every element of the source lane comes by
+// shuffles and the one it names is kept (sources lie inside [0, n) and are never set: the order
+// does not matter). One element of the lanes at a time, a loop not unrolled: only warps at a
+// signal's ends come here.
+template <bool Load, bool Contiguous, int Units, int Unit, class T>
 __device__ __forceinline__ void fused_warp_rule(T (&x)[Units][Unit], const T* in,
                                                 std::int64_t first, std::int64_t n, int span,
                                                 const boundary& b, int lane) {
 #pragma unroll 1
   for (int i = 0; i < Units * Unit; ++i) {
-    const std::int64_t g =
-        first + static_cast<std::int64_t>(lane + 32 * (i / Unit)) * Unit + i % Unit;
+    const std::int64_t g = first + fused_warp_offset<Contiguous, Units, Unit>(lane, i);
     const bool outside = g < 0 || g >= n;
     if (!__any_sync(full_warp, outside)) {
       continue;
@@ -307,8 +317,10 @@ __device__ __forceinline__ void fused_warp_rule(T (&x)[Units][Unit], const T* in
       const std::int64_t rel = q - first;
       const bool set = outside && (constant || (rel >= 0 && rel < span));
       const bool shuffled = set && !constant;
-      const int source = shuffled ? static_cast<int>(rel / Unit % 32) : lane;
-      const int element = shuffled ? static_cast<int>(rel / Unit / 32 * Unit + rel % Unit) : -1;
+      const auto r = static_cast<int>(rel);  // within the span where shuffled
+      const int source = shuffled ? (Contiguous ? r / (Units * Unit) : r / Unit % 32) : lane;
+      const int element =
+          shuffled ? (Contiguous ? r % (Units * Unit) : r / Unit / 32 * Unit + r % Unit) : -1;
 #pragma unroll
       for (int k = 0; k < Units * Unit; ++k) {
         const T v = shuffle_from(x[k / Unit][k % Unit], source);
@@ -318,6 +330,55 @@ __device__ __forceinline__ void fused_warp_rule(T (&x)[Units][Unit], const T* in
       }
       put_element(x, i, set, got);
     }
+  }
+}
+
+// A warp's stage in shared memory for turning its span's 16-byte units between the coalesced order
+// (unit lane + 32 j in a lane's register j) and runs (unit lane x Units + j), Units x 32 units a
+// warp. Unit u sits at u ^ ((u / 8) % 8): with 4 units a lane, the eight lanes of a 128-byte phase
+// hit eight different 16-byte bank groups both ways (units l + 32 j: l ^ 4 j % 8; units 4 l + j:
+// distinct in l).
+template <int Warps, int Units>
+struct fused_warp_stage {
+  static constexpr int size = 32 * Units;
+  uint4* units;  // this warp's
+
+  __device__ explicit fused_warp_stage(int warp) {
+    __shared__ uint4 all[Warps * size];
+    units = all + warp * size;
+  }
+  __device__ static int slot(int u) { return u ^ ((u >> 3) & 7); }
+  // Coalesced words in (register j: unit lane + 32 j), runs out (register j: unit lane x Units +
+  // j); or the other way (ToRuns false).
+  template <bool ToRuns>
+  __device__ void turn(const uint4 (&in)[Units], uint4 (&out)[Units], int lane) {
+#pragma unroll
+    for (int j = 0; j < Units; ++j) {
+      units[slot(ToRuns ? lane + 32 * j : lane * Units + j)] = in[j];
+    }
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < Units; ++j) {
+      out[j] = units[slot(ToRuns ? lane * Units + j : lane + 32 * j)];
+    }
+    __syncwarp();  // the stage is written again by the next turn
+  }
+};
+
+// One position's next value from its window (window[0] the position Rad before it), as
+// apply_stencil1d computes it: a user update, or the taps from 0 in order by fused multiply-adds
+// (stencil_unit).
+template <int Rad, class Weights, class T>
+__device__ __forceinline__ T fused_point(const Weights& w, const T* window) {
+  if constexpr (is_stencil_update<Weights>) {
+    return stencil_update_point<T>(w, [&](int dx) { return window[Rad + dx]; });
+  } else {
+    T acc = T(0);
+#pragma unroll
+    for (int r = 0; r <= 2 * Rad; ++r) {
+      acc = fma(static_cast<T>(w[r]), window[r], acc);
+    }
+    return acc;
   }
 }
 
@@ -344,6 +405,11 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
     constexpr int unit = p.items_per_thread / units;      // elements a unit
     constexpr int reach_units = (Rad + unit - 1) / unit;  // units a halo spans
     static_assert(reach_units < 32, "stencil_policy: a halo within the warp's neighbouring lanes");
+    constexpr bool contiguous = p.fused_contiguous_lanes;
+    constexpr int items = units * unit;
+    // Runs of 16-byte units load and store coalesced through a stage in shared memory.
+    constexpr bool staged = contiguous && unit == vector;
+    constexpr bool stored_as_runs = contiguous && !staged;  // else turned back before the stores
     constexpr int warps = p.block_threads / 32;
     const int lane = lane_id();
     const auto warp = static_cast<std::size_t>(threadIdx.x / 32);
@@ -356,85 +422,124 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
         const auto begin = static_cast<std::int64_t>(tile * shape.tile);
         const std::int64_t first = begin - shape.reach;  // the position of lane 0's first unit
         const bool touches_edge = first < 0 || first + shape.span > count;
-        // x[j]: unit lane + 32 j of the span, positions first + (lane + 32 j) x unit on.
+        // x[j][e]: position first + fused_warp_offset(lane, j x unit + e).
         T x[units][unit];
         if (unit == vector && !touches_edge && aligned16(row_in + first)) {
           const auto* src = reinterpret_cast<const uint4*>(row_in + first);
-          load_then_consume<units>([&](int j) { return src[lane + 32 * j]; },
-                                   [&](int j, const uint4& v) { memcpy(x[j], &v, 16); });
+          uint4 v[units];
+#pragma unroll
+          for (int j = 0; j < units; ++j) {
+            v[j] = src[lane + 32 * j];
+          }
+          if constexpr (staged) {
+            fused_warp_stage<warps, units>(static_cast<int>(warp)).template turn<true>(v, v, lane);
+          }
+#pragma unroll
+          for (int j = 0; j < units; ++j) {
+            memcpy(x[j], &v[j], 16);
+          }
         } else {
           // Element by element, every load in flight; positions outside [0, n) by the rule after.
 #pragma unroll
           for (int j = 0; j < units; ++j) {
 #pragma unroll
             for (int e = 0; e < unit; ++e) {
-              const std::int64_t g = first + (lane + 32 * j) * unit + e;
+              const std::int64_t g =
+                  first + fused_warp_offset<contiguous, units, unit>(lane, j * unit + e);
               x[j][e] = g >= 0 && g < count ? row_in[g] : T(0);
             }
           }
           if (touches_edge) {
-            fused_warp_rule<true>(x, row_in, first, count, shape.span, b, lane);
+            fused_warp_rule<true, contiguous>(x, row_in, first, count, shape.span, b, lane);
           }
         }
 #pragma unroll 1
         for (int step = 1; step <= Steps; ++step) {
-          // A unit's window: Rad elements of the units before it, its own, Rad after. Element i
-          // of the halo before lies d units back, in lane - d; each lane shuffles its own unit j
-          // (no choice that depends on the lane before a shuffle), so the first d lanes receive
-          // the unit of round j - 1 they need one round late, and keep it from there; likewise
-          // the last lanes' halo after comes one round early. Every shuffle of a unit precedes
-          // its update, so the units are updated in place. Lanes at the span's ends get
-          // don't-care values (the reach's outer part).
-          T before_prev[Rad], after_cur[Rad];
-          fused_warp_halo_after<Rad, unit>(x[0], lane, after_cur);
+          if constexpr (contiguous) {
+            // The lane's run with its halos: Rad elements of the lanes before (element i lies d
+            // lanes back, element d x items - Rad + i of that lane's run), the run, Rad of the
+            // lanes after (element i in lane + 1 + i / items, element i % items). Every lane sends
+            // the same element of its own run (no choice that depends on the lane). Lanes at the
+            // span's ends get don't-care values (the reach's outer part).
+            T win[items + 2 * Rad];
 #pragma unroll
-          for (int j = 0; j < units; ++j) {
-            T before_cur[Rad], after_next[Rad];
-            fused_warp_halo_before<Rad, unit>(x[j], lane, before_cur);
-            if (j + 1 < units) {
-              fused_warp_halo_after<Rad, unit>(x[j + 1 < units ? j + 1 : j], lane, after_next);
-            } else {
-              memcpy(after_next, after_cur, sizeof(after_next));
+            for (int i = 0; i < items; ++i) {
+              win[Rad + i] = x[i / unit][i % unit];
             }
-            T win[unit + 2 * Rad];
 #pragma unroll
             for (int i = 0; i < Rad; ++i) {
-              const int d = (Rad - i + unit - 1) / unit, d_after = 1 + i / unit;
-              win[i] =
-                  j > 0 ? opaque_select(lane < d, before_prev[i], before_cur[i]) : before_cur[i];
-              win[Rad + unit + i] =
-                  j + 1 < units ? opaque_select(lane >= 32 - d_after, after_next[i], after_cur[i])
-                                : after_cur[i];
-              before_prev[i] = before_cur[i];
-              after_cur[i] = after_next[i];
+              const int d = (Rad - i + items - 1) / items;
+              win[i] = shuffle_from(win[d * items + i], (lane - d) & 31);
+              win[Rad + items + i] =
+                  shuffle_from(win[Rad + i % items], (lane + 1 + i / items) & 31);
             }
 #pragma unroll
-            for (int e = 0; e < unit; ++e) {
-              win[Rad + e] = x[j][e];
+            for (int i = 0; i < items; ++i) {
+              x[i / unit][i % unit] = fused_point<Rad>(w, win + i);
             }
+          } else {
+            // A unit's window: Rad elements of the units before it, its own, Rad after. Element i
+            // of the halo before lies d units back, in lane - d; each lane shuffles its own unit j
+            // (no choice that depends on the lane before a shuffle), so the first d lanes receive
+            // the unit of round j - 1 they need one round late, and keep it from there; likewise
+            // the last lanes' halo after comes one round early. Every shuffle of a unit precedes
+            // its update, so the units are updated in place. Lanes at the span's ends get
+            // don't-care values (the reach's outer part).
+            T before_prev[Rad], after_cur[Rad];
+            fused_warp_halo_after<Rad, unit>(x[0], lane, after_cur);
 #pragma unroll
-            for (int k = 0; k < unit; ++k) {
-              if constexpr (is_stencil_update<Weights>) {
-                x[j][k] = stencil_update_point<T>(w, [&](int dx) { return win[Rad + k + dx]; });
+            for (int j = 0; j < units; ++j) {
+              T before_cur[Rad], after_next[Rad];
+              fused_warp_halo_before<Rad, unit>(x[j], lane, before_cur);
+              if (j + 1 < units) {
+                fused_warp_halo_after<Rad, unit>(x[j + 1 < units ? j + 1 : j], lane, after_next);
               } else {
-                T acc = T(0);  // as stencil_unit: from 0, taps in order, fused multiply-adds
+                memcpy(after_next, after_cur, sizeof(after_next));
+              }
+              T win[unit + 2 * Rad];
 #pragma unroll
-                for (int r = 0; r <= 2 * Rad; ++r) {
-                  acc = fma(static_cast<T>(w[r]), win[k + r], acc);
-                }
-                x[j][k] = acc;
+              for (int i = 0; i < Rad; ++i) {
+                const int d = (Rad - i + unit - 1) / unit, d_after = 1 + i / unit;
+                win[i] =
+                    j > 0 ? opaque_select(lane < d, before_prev[i], before_cur[i]) : before_cur[i];
+                win[Rad + unit + i] =
+                    j + 1 < units ? opaque_select(lane >= 32 - d_after, after_next[i], after_cur[i])
+                                  : after_cur[i];
+                before_prev[i] = before_cur[i];
+                after_cur[i] = after_next[i];
+              }
+#pragma unroll
+              for (int e = 0; e < unit; ++e) {
+                win[Rad + e] = x[j][e];
+              }
+#pragma unroll
+              for (int k = 0; k < unit; ++k) {
+                x[j][k] = fused_point<Rad>(w, win + k);
               }
             }
           }
           if (step < Steps && touches_edge && b.mode != boundary_mode::periodic) {
-            fused_warp_rule<false>(x, row_in, first, count, shape.span, b, lane);
+            fused_warp_rule<false, contiguous>(x, row_in, first, count, shape.span, b, lane);
+          }
+        }
+        // Runs back in the coalesced order.
+        if constexpr (staged) {
+          uint4 v[units];
+#pragma unroll
+          for (int j = 0; j < units; ++j) {
+            memcpy(&v[j], x[j], 16);
+          }
+          fused_warp_stage<warps, units>(static_cast<int>(warp)).template turn<false>(v, v, lane);
+#pragma unroll
+          for (int j = 0; j < units; ++j) {
+            memcpy(x[j], &v[j], 16);
           }
         }
         // The tile: units from reach to span - reach, 16-byte words where whole and aligned.
         const bool vector_store = unit == vector && aligned16(row_out + begin);
 #pragma unroll
         for (int j = 0; j < units; ++j) {
-          const int offset = (lane + 32 * j) * unit;
+          const int offset = fused_warp_offset<stored_as_runs, units, unit>(lane, j * unit);
           if (offset < shape.reach || offset >= shape.span - shape.reach) {
             continue;
           }
