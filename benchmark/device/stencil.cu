@@ -161,7 +161,7 @@ void add_fused_family(const options& opt) {
         fused_bench<Rad, Steps, fused_tile_tuning<128, 8>>, sizes, {"n"});
     add(opt, family, "tile_512x8", role::variant,
         fused_bench<Rad, Steps, fused_tile_tuning<512, 8>>, sizes, {"n"});
-    // Lane l holding the vectors l, l + 32, ... (the library's default), and other shapes.
+    // Lane l holding the vectors l, l + 32, ... (the default before 2026-11-29), and other shapes.
     add(opt, family, "strided_256x16", role::variant,
         fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 4>>, sizes, {"n"});
     add(opt, family, "registers_256x16_5_blocks", role::variant,
@@ -172,9 +172,7 @@ void add_fused_family(const options& opt) {
         fused_bench<Rad, Steps, fused_registers_tuning<256, 32, 2>>, sizes, {"n"});
     add(opt, family, "registers_256x32_3_blocks", role::variant,
         fused_bench<Rad, Steps, fused_registers_tuning<256, 32, 3>>, sizes, {"n"});
-    // Each lane a run of elements (stencil_policy::fused_contiguous_lanes).
-    add(opt, family, "contiguous_128x16", role::variant,
-        fused_bench<Rad, Steps, fused_registers_tuning<128, 16, 8, true>>, sizes, {"n"});
+    // Each lane a run of elements (the default since 2026-11-29: 128 x 16) in other shapes.
     add(opt, family, "contiguous_256x16_5_blocks", role::variant,
         fused_bench<Rad, Steps, fused_registers_tuning<256, 16, 5, true>>, sizes, {"n"});
     add(opt, family, "contiguous_256x16", role::variant,

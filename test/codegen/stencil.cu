@@ -37,15 +37,17 @@ template void launchers<16>(const double*, double*);
 // sass: stencil_kernel<gpuprims::ladder::stencil_shared_tuning<1>, 3, float, .*> lacks [LS]TG\.E\.128
 // sass: stencil_naive_kernel lacks LDS
 
-// Four fused steps of Rad 3 over floats (every architecture's policy): each warp in registers, 16
-// floats a lane; 16-byte words in and out of global memory, halos by shuffles, no shared memory.
-// Doubles keep a block's tile in shared memory (sm_90: 256 threads x 8 doubles, two buffers of
-// (4 + 12 + 2024 + 12 + 4) doubles), 16-byte words in and out of it at every step.
-// ptxas: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> smem 0
+// Four fused steps of Rad 3 over floats (every architecture's policy): each warp in registers, a
+// run of 16 floats a lane; 16-byte words in and out of global memory, turned between the coalesced
+// order and the lanes' runs through a stage of 32 x 4 16-byte words a warp (4 warps: 8 KiB),
+// halos by shuffles. Doubles keep a block's tile in shared memory (sm_90: 256 threads x 8 doubles,
+// two buffers of (4 + 12 + 2024 + 12 + 4) doubles), 16-byte words in and out of it at every step.
+// ptxas: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> smem 8192
 // sass: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has LDG\.E\.128
 // sass: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has STG\.E\.128
 // sass: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has SHFL\.IDX
-// sass: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> lacks LDS
+// sass: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has LDS\.128
+// sass: stencil_fused_warp_kernel<gpuprims::stencil_fused_tuning, 3, 4, float, .*> has STS\.128
 // ptxas: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, double, .*> smem 32896
 // sass: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, double, .*> has LDG\.E\.128
 // sass: stencil_fused_kernel<gpuprims::stencil_fused_tuning, 3, 4, double, .*> has STG\.E\.128

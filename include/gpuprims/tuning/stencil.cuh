@@ -74,20 +74,28 @@ struct stencil_fused_tuning {
   __host__ __device__ static constexpr stencil_policy select(int arch, std::size_t element_size,
                                                              int radius) {
     stencil_policy p = stencil_tuning::select(arch, element_size, radius);
-    // Floats up to radius 4: each warp steps a tile of 32 x 16 floats in registers (four 16-byte
-    // vectors a lane, halos by shuffles), registers for 4 blocks of 256 threads an SM (64 a
-    // thread, no spill: test/codegen/stencil.cu). The shared-memory tile below moves 64 bytes of
-    // shared memory an output vector at every step and waits on a barrier a step. On an H200,
-    // 2^28 floats, two builds run old / new / old / new in one call (2026-11-28, docs/stencil.md),
-    // us at 2 / 4 / 8 steps: radius 1 521-523 / 527 / 651-662 against 587-591 / 741-742 /
-    // 1260-1262 for the shared-memory tile (54fd103's build); radius 3 514-517 / 682-687 /
-    // 1084-1099 against 594-600 / 750-752 / 1270-1280. Measured only there; the kernel needs no
-    // shared memory and fits 64 registers at 1024 threads an SM on every GPU the library
-    // supports. Doubles (not measured with it) keep the shared-memory tile.
+    // Floats up to radius 4: each warp steps a tile of 32 x 16 floats in registers, halos by
+    // shuffles, no barrier (the shared-memory tile below moves 64 bytes of shared memory an output
+    // vector at every step and waits on a barrier a step). On an H200, 2^28 floats, two builds run
+    // old / new / old / new in one call (2026-11-28, docs/stencil.md), us at 2 / 4 / 8 steps:
+    // radius 1 521-523 / 527 / 651-662 against 587-591 / 741-742 / 1260-1262 for the
+    // shared-memory tile (54fd103's build); radius 3 514-517 / 682-687 / 1084-1099 against
+    // 594-600 / 750-752 / 1270-1280.
+    // Each lane holds a run of 16 consecutive floats (fused_contiguous_lanes), its words in and
+    // out through a 2 KiB stage a warp in shared memory: a step shuffles 2 x radius floats a lane
+    // (not a vector) and selects none. Blocks of 128 threads, registers for 8 an SM (64 a thread,
+    // no spill: test/codegen/stencil.cu). One binary, three runs on an H200 (2026-11-29,
+    // docs/stencil.md), us at 2 / 4 / 8 steps: radius 3 519-523 / 592-601 / 870-873 against
+    // 516-518 / 680-700 / 1081-1092 for lane l holding the vectors l, l + 32, ... in blocks of 256
+    // (the previous default) and 522-524 / 607-619 / 885-896 for runs in blocks of 256; radius 1
+    // 522-524 / 525-527 / 587-589 against 524 / 527-529 / 657-661 and 523-524 / 526-527 / 600-601.
+    // Measured only there. Doubles (not measured with it) keep the shared-memory tile.
     if (element_size == 4 && radius <= 4) {
+      p.block_threads = 128;
       p.items_per_thread = 16;
-      p.min_blocks = 4;
+      p.min_blocks = 8;
       p.fused_in_registers = true;
+      p.fused_contiguous_lanes = true;
       return p;
     }
     // Otherwise four 16-byte vectors a thread where an SM's shared memory holds six or more such
