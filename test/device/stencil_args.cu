@@ -1,4 +1,5 @@
 // The stencil launcher's argument checks: they run before any CUDA call, so they hold anywhere.
+#include <gpuprims/detail/stencil/fused2d.cuh>
 #include <gpuprims/detail/stencil/kernels3d.cuh>
 #include <gpuprims/device/stencil.cuh>
 #include <gpuprims/ladder/stencil.cuh>
@@ -104,6 +105,45 @@ TEST_CASE("apply_stencil3d's strip order takes every strip of every chunk once",
         CHECK(o.block == (strips < warps ? strips : (warps > 0 ? warps : 1)));
         CHECK(o.stride >= 1);
         CHECK(o.stride <= chunks);
+      }
+    }
+  }
+}
+
+// The order apply_stencil2d_fused's streaming kernel takes a grid's strips in (host code, checked
+// here): every strip exactly once, the positions of a block's warps (aligned groups of `warps`)
+// strips of one column, and the edge columns' strips before any other.
+TEST_CASE("apply_stencil2d_fused's strip order takes every strip once, a block down one column",
+          "[stencil][order]") {
+  for (std::size_t strips_x = 1; strips_x <= 9; ++strips_x) {
+    for (std::size_t strips_y = 1; strips_y <= 13; ++strips_y) {
+      for (std::size_t warps : {1, 2, 3, 4, 8}) {
+        const gpuprims::detail::fused2d_strip_order order{strips_x, strips_y, warps};
+        std::vector<int> taken(strips_x * strips_y, 0);
+        bool in_range = true, one_column = true, edges_first = true, inner_seen = false;
+        for (std::size_t r = 0; r < order.size(); ++r) {
+          std::size_t sx = strips_x, sy = strips_y, bx = strips_x, by = strips_y;
+          const bool strip = order.locate(r, sx, sy);
+          order.locate(r / warps * warps, bx, by);
+          in_range = in_range && sx < strips_x && sy < strips_y + warps;
+          one_column = one_column && sx == bx;
+          if (strip && sx < strips_x && sy < strips_y) {
+            ++taken[sy * strips_x + sx];
+            const bool edge = sx == 0 || sx + 1 == strips_x;
+            inner_seen = inner_seen || !edge;
+            edges_first = edges_first && !(edge && inner_seen);
+          }
+        }
+        INFO("strips " << strips_x << " x " << strips_y << ", warps " << warps);
+        CHECK(order.size() % warps == 0);
+        CHECK(in_range);
+        CHECK(one_column);
+        CHECK(edges_first);
+        bool once = true;
+        for (const int t : taken) {
+          once = once && t == 1;
+        }
+        CHECK(once);
       }
     }
   }
