@@ -67,7 +67,7 @@ template void update_steps<2, 3, double, corner_update<double>>(const double*, d
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, \(gpuprims::stencil_shape\)1, float, gpuprims::stencil_update has LDGSTS
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 1, .*float, gpuprims::stencil_update.* has SHFL\.IDX
 // sass: stencil2d_kernel<gpuprims::stencil2d_tuning, 2, .*double, gpuprims::stencil_update.* has LDG\.E\.128
-// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*4, float, gpuprims::stencil_update.* has LDG\.E\.128
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*4, float, gpuprims::stencil_update.* has LDGSTS\.E\.BYPASS\.128
 // sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*4, float, gpuprims::stencil_update.* has STG\.E\.128
 // sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*8, float, gpuprims::stencil_update.* has SHFL\.IDX
 // sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 2, .*3, double, gpuprims::stencil_update.* has DMUL
@@ -92,10 +92,11 @@ template void update_steps<2, 3, double, corner_update<double>>(const double*, d
 // sass: stencil2d_tile_kernel<gpuprims::stencil2d_tuning, 4, .*1, double, .* has DFMA
 
 // Fused steps that stream (up to 128 registers of rows: 3 and 8 steps of radius 1, 3 of the
-// radius-4 box): 16-byte loads and stores, shuffles, no shared memory but the ring of rows in
-// flight (cp.async on sm_90: LDGSTS), and no spill (the ptxas rule above).
-// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has LDGSTS
-// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has LDG\.E\.128
+// radius-4 box): every input row through the ring of rows in flight (cp.async on sm_90: LDGSTS,
+// 16 bytes a lane where whole and aligned, at the grid's edges too; no other global load), 16-byte
+// stores, shuffles, no other shared memory, and no spill (the ptxas rule above).
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has LDGSTS\.E\.BYPASS\.128
+// sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float lacks LDG\.
 // sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has STG\.E\.128
 // sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has SHFL\.IDX
 // sass: stencil2d_fused_strip_kernel<gpuprims::stencil2d_fused_tuning, 1, .*3, float has FFMA

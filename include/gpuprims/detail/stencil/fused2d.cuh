@@ -71,31 +71,22 @@ __host__ __device__ constexpr bool fused2d_fits(const stencil2d_fused_policy& p)
 }
 
 // The order in which the streaming kernel's warps take one grid's strips (strips_x x strips_y of
-// them). A block's `warps` warps take strips stacked down one column (a band of `warps` strip
-// rows), so that a block's strips are all inside the grid or all at its left or right edge: those
-// take the rules row by row and run longer, and a block holds its slot until its slowest warp ends
-// (in the row-major order before, 10.8 of 16 warps an SM were active on average, Nsight Compute on
-// an H200). The two edge columns come first, band by band, so that they run beside the inner ones
-// rather than at the launch's end; then the inner columns, band after band and along x within one
-// (rows of strips in order, as their rows lie in memory). Positions past the last strip row are
-// empty (`locate` says so): size() rounds the bands up.
+// them): a block's `warps` warps take a band of `warps` strips stacked down one column, the bands'
+// columns along x, band after band (a block's strips share the rows between them). In row-major
+// order 8 fused steps of the 5-point stencil took 1.08-1.11x as long on an H200, 4 steps at 8192^2
+// 1.02-1.04x (not profiled; docs/stencil.md). Positions past the last strip row are empty
+// (`locate` says so): size() rounds the bands up.
 struct fused2d_strip_order {
   std::size_t strips_x, strips_y, warps;
 
-  __host__ __device__ std::size_t bands() const { return ceil_div(strips_y, warps); }
-  __host__ __device__ std::size_t size() const { return strips_x * bands() * warps; }
+  __host__ __device__ std::size_t size() const {
+    return strips_x * ceil_div(strips_y, warps) * warps;
+  }
   // Strip (sx, sy) at position r of [0, size()); false where the position is empty.
   __host__ __device__ bool locate(std::size_t r, std::size_t& sx, std::size_t& sy) const {
-    const std::size_t edges = strips_x > 1 ? 2 : 1;
-    const std::size_t first = edges * bands() * warps;  // the edge columns' positions
-    if (r < first) {
-      sx = r / warps % edges == 0 ? 0 : strips_x - 1;
-      sy = r / (warps * edges) * warps + r % warps;
-    } else {
-      const std::size_t q = r - first, band = (strips_x - edges) * warps;
-      sx = 1 + q % band / warps;
-      sy = q / band * warps + q % warps;
-    }
+    const std::size_t band = strips_x * warps;
+    sx = r % band / warps;
+    sy = r / band * warps + r % warps;
     return sy < strips_y;
   }
 };

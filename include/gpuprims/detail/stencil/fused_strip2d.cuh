@@ -106,11 +106,14 @@ __device__ __forceinline__ void fill_row(strip_vec<T>& r, double value) {
 }
 
 // The strip whose outputs are [x0, x0 + fused_strip_outputs) x [y0, y0 + rows) (its first column
-// xs = x0 - reach), by the calling warp. Inner: every row and column the strip reads inside the
-// grid, input and output rows 16-byte aligned at xs: running pointers, no rules, 16-byte stores,
-// and the input rows copied ahead into `ring` (this warp's Ring slots of 16 bytes a lane) by
-// background copies, Ring - 1 rows in flight without holding registers. Otherwise rules, checks
-// and loads row by row.
+// xs = x0 - reach), by the calling warp. The input rows are copied ahead into `ring` (this warp's
+// Ring slots of 16 bytes a lane) by background copies, Ring - 1 rows in flight without holding
+// registers. Inner: every row and column the strip reads inside the grid, input and output rows
+// 16-byte aligned at xs: running pointers, 16-byte copies, no rules, 16-byte stores. Otherwise
+// each element of a row comes from where the rules place it (the row the y rule names, the column
+// the x rule names, fixed for the strip), a lane's vector in one copy where it is whole and aligned
+// inside the grid, else element by element; a rule's constant is set once the row has landed (the
+// values strip_load_vector gives), and rules and checks apply to every step's rows.
 template <int Rad, stencil_shape Shape, int Steps, int Ring, bool Inner, class T, class Weights>
 __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pitch, T* out,
                                                   std::size_t out_pitch, std::int64_t nx,
@@ -125,16 +128,52 @@ __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pi
   // Running pointers (the inner march only: elsewhere xs may lie left of the grid).
   const T* src = Inner ? in + static_cast<std::size_t>(y0 - H) * in_pitch + xs + lane * V : in;
   T* dst = Inner ? out + static_cast<std::size_t>(y0) * out_pitch + xs + lane * V : out;
-  int slot = 0;  // the ring slot of input row i
-  if constexpr (Inner) {
+  // Outside the inner march: where each of the lane's elements comes from in a row (the column, or
+  // -1 for the x rule's constant), and whether the lane's vector is whole inside the grid.
+  std::int64_t col[V] = {};
+  bool whole = false;
+  if constexpr (!Inner) {
+    const std::int64_t gx = xs + static_cast<std::int64_t>(lane) * V;
+    whole = gx >= 0 && gx + V <= nx;
 #pragma unroll
-    for (int a = 0; a + 1 < Ring; ++a) {
-      if (a < n) {  // a strip shorter than the ring copies only its own rows
-        arch::async_copy(&ring[a][lane], src);
-        src += in_pitch;
-      }
-      arch::async_copy_commit();
+    for (int e = 0; e < V; ++e) {
+      col[e] = gx + e >= 0 && gx + e < nx            ? gx + e
+               : b.x.mode == boundary_mode::constant ? -1
+                                                     : boundary_index(gx + e, nx, b.x.mode);
     }
+  }
+  // Starts the copies of input row i (row y0 - H + i) into `to`.
+  auto issue = [&](int i, uint4* to) {
+    if constexpr (Inner) {
+      arch::async_copy(to, src);
+      src += in_pitch;
+    } else {
+      const std::int64_t gy = y0 - H + i;
+      if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
+        return;  // a row of the constant: nothing to copy
+      }
+      const T* row = in + static_cast<std::size_t>(
+                              gy >= 0 && gy < ny ? gy : boundary_index(gy, ny, b.y.mode)) *
+                              in_pitch;
+      if (whole && aligned16(row + col[0])) {
+        arch::async_copy(to, row + col[0]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+          if (col[e] >= 0) {
+            arch::async_copy_small<sizeof(T)>(reinterpret_cast<T*>(to) + e, row + col[e]);
+          }
+        }
+      }
+    }
+  };
+  int slot = 0;  // the ring slot of input row i
+#pragma unroll
+  for (int a = 0; a + 1 < Ring; ++a) {
+    if (a < n) {  // a strip shorter than the ring copies only its own rows
+      issue(a, &ring[a][lane]);
+    }
+    arch::async_copy_commit();
   }
   strip_vec<T> win[Steps][Q];
 #pragma unroll
@@ -156,19 +195,29 @@ __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pi
 #pragma unroll(Inner ? Q : 1)
   for (int i = 0; i < n; ++i) {
     strip_vec<T> row;
-    if constexpr (Inner) {
+    {
       // Row i + Ring - 1 into the slot row i - 1 left; then wait for row i's group.
       const int free = slot == 0 ? Ring - 1 : slot - 1;
       if (i + Ring - 1 < n) {
-        arch::async_copy(&ring[free][lane], src);
-        src += in_pitch;
+        issue(i + Ring - 1, &ring[free][lane]);
       }
       arch::async_copy_commit();
       arch::async_copy_wait<Ring - 1>();
       memcpy(row.v, &ring[slot][lane], sizeof(uint4));
       slot = slot + 1 == Ring ? 0 : slot + 1;
-    } else {
-      strip_load_vector(in, in_pitch, nx, ny, xs, y0 - H + i, b, lane, row.v);
+    }
+    if constexpr (!Inner) {
+      const std::int64_t gy = y0 - H + i;
+      if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
+        fill_row(row, b.y.value);
+      } else {
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+          if (col[e] < 0) {
+            row.v[e] = static_cast<T>(b.x.value);
+          }
+        }
+      }
     }
 #pragma unroll
     for (int k = 0; k + 1 < Q; ++k) {
@@ -226,9 +275,7 @@ __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pi
       }
     }
   }
-  if constexpr (Inner) {
-    arch::async_copy_wait<0>();  // none left in flight into the ring the next strip reuses
-  }
+  arch::async_copy_wait<0>();  // none left in flight into the ring the next strip reuses
 }
 
 // Steps steps of the strip with outputs [x0, x0 + fused_strip_outputs) x [y0, y0 + rows), by the
