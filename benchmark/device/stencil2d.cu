@@ -132,6 +132,18 @@ void add_fused2d_family(const options& opt) {
       [](benchmark::State& state) { stencil2d_steps_bench<Shape, Steps>(state, true); }, sizes,
       {"side"});
   if (opt.full) {
+    // Streaming strips of other heights, with the default's warps, ring and blocks an SM.
+    constexpr int blocks = Steps <= 4 ? 4 : 2;
+    add(opt, family, "strips of 24 rows", role::variant,
+        [](benchmark::State& state) {
+          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 24, 8, blocks>>(state, true);
+        },
+        sizes, {"side"});
+    add(opt, family, "strips of 32 rows", role::variant,
+        [](benchmark::State& state) {
+          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 32, 8, blocks>>(state, true);
+        },
+        sizes, {"side"});
     add(opt, family, "shared tile 64x64", role::variant,
         [](benchmark::State& state) {
           stencil2d_steps_bench<Shape, Steps, fused_tile_tuning>(state, true);
