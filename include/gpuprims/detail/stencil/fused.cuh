@@ -348,18 +348,22 @@ struct fused_warp_stage {
     units = all + warp * size;
   }
   __device__ static int slot(int u) { return u ^ ((u >> 3) & 7); }
-  // Coalesced words in (register j: unit lane + 32 j), runs out (register j: unit lane x Units +
-  // j); or the other way (ToRuns false).
-  template <bool ToRuns>
-  __device__ void turn(const uint4 (&in)[Units], uint4 (&out)[Units], int lane) {
+  // The lane's 16-byte units x[j], in place: coalesced in (unit lane + 32 j), runs out (unit
+  // lane x Units + j); or the other way (ToRuns false).
+  template <bool ToRuns, class T, int Unit>
+  __device__ void turn(T (&x)[Units][Unit], int lane) {
+    static_assert(sizeof(T) * Unit == 16, "a unit is a 16-byte word");
 #pragma unroll
     for (int j = 0; j < Units; ++j) {
-      units[slot(ToRuns ? lane + 32 * j : lane * Units + j)] = in[j];
+      uint4 word;
+      memcpy(&word, x[j], 16);
+      units[slot(ToRuns ? lane + 32 * j : lane * Units + j)] = word;
     }
     __syncwarp();
 #pragma unroll
     for (int j = 0; j < Units; ++j) {
-      out[j] = units[slot(ToRuns ? lane * Units + j : lane + 32 * j)];
+      const uint4 word = units[slot(ToRuns ? lane * Units + j : lane + 32 * j)];
+      memcpy(x[j], &word, 16);
     }
     __syncwarp();  // the stage is written again by the next turn
   }
@@ -426,17 +430,10 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
         T x[units][unit];
         if (unit == vector && !touches_edge && aligned16(row_in + first)) {
           const auto* src = reinterpret_cast<const uint4*>(row_in + first);
-          uint4 v[units];
-#pragma unroll
-          for (int j = 0; j < units; ++j) {
-            v[j] = src[lane + 32 * j];
-          }
+          load_then_consume<units>([&](int j) { return src[lane + 32 * j]; },
+                                   [&](int j, const uint4& v) { memcpy(x[j], &v, 16); });
           if constexpr (staged) {
-            fused_warp_stage<warps, units>(static_cast<int>(warp)).template turn<true>(v, v, lane);
-          }
-#pragma unroll
-          for (int j = 0; j < units; ++j) {
-            memcpy(x[j], &v[j], 16);
+            fused_warp_stage<warps, units>(static_cast<int>(warp)).template turn<true>(x, lane);
           }
         } else {
           // Element by element, every load in flight; positions outside [0, n) by the rule after.
@@ -524,16 +521,7 @@ __global__ void __launch_bounds__(stencil_policy_here<Tuning, T, Rad>.block_thre
         }
         // Runs back in the coalesced order.
         if constexpr (staged) {
-          uint4 v[units];
-#pragma unroll
-          for (int j = 0; j < units; ++j) {
-            memcpy(&v[j], x[j], 16);
-          }
-          fused_warp_stage<warps, units>(static_cast<int>(warp)).template turn<false>(v, v, lane);
-#pragma unroll
-          for (int j = 0; j < units; ++j) {
-            memcpy(x[j], &v[j], 16);
-          }
+          fused_warp_stage<warps, units>(static_cast<int>(warp)).template turn<false>(x, lane);
         }
         // The tile: units from reach to span - reach, 16-byte words where whole and aligned.
         const bool vector_store = unit == vector && aligned16(row_out + begin);

@@ -142,16 +142,21 @@ __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pi
                                                      : boundary_index(gx + e, nx, b.x.mode);
     }
   }
-  // Starts the copies of input row i (row y0 - H + i) into `to`.
+  // Whether input row i (row y0 - H + i) is the y rule's constant (outside the inner march).
+  auto constant_row = [&](int i) {
+    const std::int64_t gy = y0 - H + i;
+    return (gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant;
+  };
+  // Starts the copies of input row i into `to`.
   auto issue = [&](int i, uint4* to) {
     if constexpr (Inner) {
       arch::async_copy(to, src);
       src += in_pitch;
     } else {
-      const std::int64_t gy = y0 - H + i;
-      if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
-        return;  // a row of the constant: nothing to copy
+      if (constant_row(i)) {
+        return;  // nothing to copy
       }
+      const std::int64_t gy = y0 - H + i;
       const T* row = in + static_cast<std::size_t>(
                               gy >= 0 && gy < ny ? gy : boundary_index(gy, ny, b.y.mode)) *
                               in_pitch;
@@ -207,8 +212,7 @@ __device__ __forceinline__ void fused_strip_march(const T* in, std::size_t in_pi
       slot = slot + 1 == Ring ? 0 : slot + 1;
     }
     if constexpr (!Inner) {
-      const std::int64_t gy = y0 - H + i;
-      if ((gy < 0 || gy >= ny) && b.y.mode == boundary_mode::constant) {
+      if (constant_row(i)) {
         fill_row(row, b.y.value);
       } else {
 #pragma unroll
