@@ -339,9 +339,18 @@ struct stencil2d_fused_tuning {
     // 128 at 2 blocks (8 steps of radius 1, 4 of radius 2), whatever the type; strips of 16 and
     // 32 rows, a ring of 8 rows a warp. Deeper fusions take the shared tile. Measured on the H100
     // (docs/stencil.md): 16-row strips beat 8, 12, 32 and 64 at 4 steps; 32 rows beat 16 at 8.
+    // Since the edge strips copy through their ring (forty-fifth session), 32-row strips beat 16
+    // at 4 steps on an H200 and lose at 2 (one call, 16 rows / 32 rows alternated, three runs of
+    // each build, us at 8192^2 / 16384^2; notes/stencil.md): 4 steps, 5-point 199.7-203.1 /
+    // 682.7-739.6 -> 193.8-196.1 / 657.8-658.9, 9-point 283.7-286.5 / 1020.1-1037.9 -> 255.8-263.8
+    // / 891.6-912.3, the heat update 215.3-223.2 / 771.9-843.1 -> 200.6-201.4 / 670.9-690.9; 2
+    // steps, 5-point 162.1-163.6 / 597.9-601.5 -> 176.2-178.1 / 634.4-637.5, 9-point 166.8-167.9 /
+    // 603.0-655.3 -> 179.1-179.8 / 637.3-640.3. So 32 rows from 4 steps (radius 1 at 4 and 5
+    // steps), 16 below; 3 steps and radius 2 at 2 steps are not measured. 24 and 22 rows spill 8
+    // bytes in the 4-step heat update (test/codegen/stencil2d.cu); 32 do not.
     const int words = steps * (2 * radius + 1) * 4;
     if (words <= 64) {
-      return {4, 16, 8, 4, 0, 0, 0, 0};
+      return {4, steps >= 4 ? 32 : 16, 8, 4, 0, 0, 0, 0};
     }
     if (words <= 128) {
       return {4, 32, 8, 2, 0, 0, 0, 0};
