@@ -246,6 +246,9 @@ void register_stencil3d(const options& opt) {
   variant(star_t{}, "strips_2w_4r_min8", fixed_strip3d_tuning<2, 4, 64, 8>{});
   variant(star_t{}, "strips_8w_4r_min2", fixed_strip3d_tuning<8, 4, 64, 2>{});
   variant(star_t{}, "strips_4w_4r_min4_prefetch1", fixed_strip3d_tuning<4, 4, 32, 4, 1>{});
+  variant(star_t{}, "strips_4w_4r_min4_prefetch2", fixed_strip3d_tuning<4, 4, 32, 4, 2>{});
+  variant(star_t{}, "strips_4w_4r_min4_prefetch3", fixed_strip3d_tuning<4, 4, 32, 4, 3>{});
+  variant(star_t{}, "strips_4w_4r_min4_prefetch4", fixed_strip3d_tuning<4, 4, 32, 4, 4>{});
   variant(box_t{}, "strips_4w_1r_min4", fixed_strip3d_tuning<4, 1, 64, 4, 2>{});
   variant(box_t{}, "strips_4w_2r_min2", fixed_strip3d_tuning<4, 2, 64, 2, 2>{});
   variant(box_t{}, "strips_4w_4r_min2", fixed_strip3d_tuning<4, 4, 64, 2, 2>{});
