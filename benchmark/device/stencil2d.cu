@@ -1,9 +1,10 @@
 // The 2D stencil families: gpuprims::apply_stencil2d (5-point star and 9-point box, radius 1,
 // periodic) against cudaMemcpyAsync of the grid (the limit of one step per pass) and the naive
 // kernel (the 2D ladder's first rung; its other rungs with --full), on 8192^2 and 16384^2 floats.
-// Bytes counted: the grid read and written once. Families "stencil2d_fused_5pt_steps<S>" and
-// "stencil2d_fused_9pt_steps<S>": temporal blocking (below); "stencil2d_update_heat_steps<S>": a
-// user update against the same step as weights (below).
+// Bytes counted: the grid read and written once. Families "stencil2d_fused_5pt_steps<S>",
+// "stencil2d_fused_9pt_steps<S>" and "stencil2d_fused_r2_star_steps<S>": temporal blocking
+// (below); "stencil2d_update_heat_steps<S>": a user update against the same step as weights
+// (below).
 #include <gpuprims/device/stencil2d.cuh>
 #include <gpuprims/ladder/stencil.cuh>
 
@@ -87,8 +88,28 @@ struct fused_tile_tuning {
 // 5-point star or the 9-point box (periodic) over 8192^2 floats (--full: 16384^2 too):
 // apply_stencil2d_fused (one pass) against apply_stencil2d called S times (through a scratch
 // grid, allocated outside the timing) and one cudaMemcpyAsync of the grid. Bytes counted: the grid
-// read and written once, what the fused pass must move.
-template <stencil_shape Shape, int Steps, class Tuning = stencil2d_fused_tuning>
+// read and written once, what the fused pass must move. "stencil2d_fused_r2_star_steps<S>"
+// (--full): the same for the radius-2 star (9 points in a cross).
+template <int Rad>
+constexpr stencil2d_weights<float, Rad> fused2d_weights() {
+  // Radius 1: the box's weights (the star reads the centre and its four neighbours of them).
+  // Radius 2: 0.2 at the centre, 0.1 and 0.1 along each arm, 0 off the cross.
+  stencil2d_weights<float, Rad> w{};
+  for (int dy = -Rad; dy <= Rad; ++dy) {
+    for (int dx = -Rad; dx <= Rad; ++dx) {
+      const int far = (dy < 0 ? -dy : dy) + (dx < 0 ? -dx : dx);
+      w.w[dy + Rad][dx + Rad] = Rad == 1 ? (far == 0   ? 0.2f
+                                            : far == 1 ? 0.15f
+                                                       : 0.05f)
+                                         : (far == 0               ? 0.2f
+                                            : (dy == 0 || dx == 0) ? 0.1f
+                                                                   : 0.f);
+    }
+  }
+  return w;
+}
+
+template <stencil_shape Shape, int Steps, class Tuning = stencil2d_fused_tuning, int Rad = 1>
 void stencil2d_steps_bench(benchmark::State& state, bool fused) {
   const auto side = static_cast<std::size_t>(state.range(0));
   const std::size_t n = side * side;
@@ -98,11 +119,10 @@ void stencil2d_steps_bench(benchmark::State& state, bool fused) {
     state.SkipWithError("allocation failed");
     return;
   }
-  const stencil2d_weights<float, 1> w{
-      {{0.05f, 0.15f, 0.05f}, {0.15f, 0.2f, 0.15f}, {0.05f, 0.15f, 0.05f}}};
+  constexpr stencil2d_weights<float, Rad> w = fused2d_weights<Rad>();
   time_launches(state, 2 * n * 4, [&](cudaStream_t s) {
     if (fused) {
-      skip_on_error(state, apply_stencil2d_fused<1, Shape, Steps, Tuning>(
+      skip_on_error(state, apply_stencil2d_fused<Rad, Shape, Steps, Tuning>(
                                in.as<float>(), static_cast<float*>(out.p), side, side, side, side,
                                w, boundary::periodic(), s));
       return;
@@ -110,43 +130,56 @@ void stencil2d_steps_bench(benchmark::State& state, bool fused) {
     const float* src = in.as<float>();
     for (int k = 0; k < Steps; ++k) {
       float* dst = static_cast<float*>((Steps - 1 - k) % 2 == 0 ? out.p : scratch.p);
-      skip_on_error(state, apply_stencil2d<1, Shape>(src, dst, side, side, side, side, w,
-                                                     boundary::periodic(), s));
+      skip_on_error(state, apply_stencil2d<Rad, Shape>(src, dst, side, side, side, side, w,
+                                                       boundary::periodic(), s));
       src = dst;
     }
   });
 }
 
-template <stencil_shape Shape, int Steps>
+template <stencil_shape Shape, int Steps, int Rad = 1>
 void add_fused2d_family(const options& opt) {
   const std::string family =
-      std::string(Shape == stencil_shape::star ? "stencil2d_fused_5pt_steps"
-                                               : "stencil2d_fused_9pt_steps") +
+      std::string(Rad == 2                       ? "stencil2d_fused_r2_star_steps"
+                  : Shape == stencil_shape::star ? "stencil2d_fused_5pt_steps"
+                                                 : "stencil2d_fused_9pt_steps") +
       std::to_string(Steps);
   const arg_list sizes = opt.full ? each({8192, 16384}) : each({8192});
   add(opt, family, "cudaMemcpyAsync", role::baseline, copy_grid_bench, sizes, {"side"});
   add(opt, family, "apply_stencil2d x steps", role::baseline,
-      [](benchmark::State& state) { stencil2d_steps_bench<Shape, Steps>(state, false); }, sizes,
-      {"side"});
+      [](benchmark::State& state) {
+        stencil2d_steps_bench<Shape, Steps, stencil2d_fused_tuning, Rad>(state, false);
+      },
+      sizes, {"side"});
   add(opt, family, "gpuprims::apply_stencil2d_fused", role::default_,
-      [](benchmark::State& state) { stencil2d_steps_bench<Shape, Steps>(state, true); }, sizes,
-      {"side"});
+      [](benchmark::State& state) {
+        stencil2d_steps_bench<Shape, Steps, stencil2d_fused_tuning, Rad>(state, true);
+      },
+      sizes, {"side"});
   if (opt.full) {
     // Streaming strips of other heights, with the default's warps, ring and blocks an SM.
-    constexpr int blocks = Steps <= 4 ? 4 : 2;
+    constexpr int blocks = Steps * (2 * Rad + 1) * 4 <= 64 ? 4 : 2;
+    add(opt, family, "strips of 16 rows", role::variant,
+        [](benchmark::State& state) {
+          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 16, 8, blocks>, Rad>(state,
+                                                                                         true);
+        },
+        sizes, {"side"});
     add(opt, family, "strips of 24 rows", role::variant,
         [](benchmark::State& state) {
-          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 24, 8, blocks>>(state, true);
+          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 24, 8, blocks>, Rad>(state,
+                                                                                         true);
         },
         sizes, {"side"});
     add(opt, family, "strips of 32 rows", role::variant,
         [](benchmark::State& state) {
-          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 32, 8, blocks>>(state, true);
+          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 32, 8, blocks>, Rad>(state,
+                                                                                         true);
         },
         sizes, {"side"});
     add(opt, family, "shared tile 64x64", role::variant,
         [](benchmark::State& state) {
-          stencil2d_steps_bench<Shape, Steps, fused_tile_tuning>(state, true);
+          stencil2d_steps_bench<Shape, Steps, fused_tile_tuning, Rad>(state, true);
         },
         sizes, {"side"});
   }
@@ -245,6 +278,10 @@ void register_stencil2d(const options& opt) {
       rung_bench<stencil_shape::box, ladder::stencil2d_rung::naive>, sizes, {"side"});
   add_fused2d_family<stencil_shape::star, 1>(opt);
   add_fused2d_family<stencil_shape::star, 2>(opt);
+  if (opt.full) {
+    add_fused2d_family<stencil_shape::star, 3>(opt);
+    add_fused2d_family<stencil_shape::star, 2, 2>(opt);
+  }
   add_fused2d_family<stencil_shape::star, 4>(opt);
   add_fused2d_family<stencil_shape::star, 8>(opt);
   add_fused2d_family<stencil_shape::box, 1>(opt);

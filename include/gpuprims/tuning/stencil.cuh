@@ -346,8 +346,8 @@ struct stencil2d_fused_tuning {
     // / 891.6-912.3, the heat update 215.3-223.2 / 771.9-843.1 -> 200.6-201.4 / 670.9-690.9; 2
     // steps, 5-point 162.1-163.6 / 597.9-601.5 -> 176.2-178.1 / 634.4-637.5, 9-point 166.8-167.9 /
     // 603.0-655.3 -> 179.1-179.8 / 637.3-640.3. So 32 rows from 4 steps (radius 1 at 4 and 5
-    // steps), 16 below; 3 steps and radius 2 at 2 steps are not measured. 24 and 22 rows spill 8
-    // bytes in the 4-step heat update (test/codegen/stencil2d.cu); 32 do not.
+    // steps), 16 below (3 steps, and radius 2 at 2 steps: no height clearly faster). 24 and 22 rows
+    // spill 8 bytes in the 4-step heat update (test/codegen/stencil2d.cu); 32 do not.
     const int words = steps * (2 * radius + 1) * 4;
     if (words <= 64) {
       return {4, steps >= 4 ? 32 : 16, 8, 4, 0, 0, 0, 0};
