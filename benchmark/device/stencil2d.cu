@@ -93,7 +93,7 @@ struct fused_tile_tuning {
 template <int Rad>
 constexpr stencil2d_weights<float, Rad> fused2d_weights() {
   // Radius 1: the box's weights (the star reads the centre and its four neighbours of them).
-  // Radius 2: 0.2 at the centre, 0.1 and 0.1 along each arm, 0 off the cross.
+  // Radius 2: 0.2 at the centre, 0.1 at each of the eight points along the arms, 0 elsewhere.
   stencil2d_weights<float, Rad> w{};
   for (int dy = -Rad; dy <= Rad; ++dy) {
     for (int dx = -Rad; dx <= Rad; ++dx) {

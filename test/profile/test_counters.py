@@ -184,7 +184,7 @@ def claims(rows):
     # lane: 4.03 wavefronts per load on an H200 (2026-11-29, 8192^2 floats).
     yield ("apply_stencil2d_fused's strips: conflict-free ring reads (at most 4.2 wavefronts per "
            "shared load), no shared store instructions (cp.async fills the ring)",
-           per_inst(fused2d, "ld") <= 4.2 and not fused2d["smem_st_inst"],
+           per_inst(fused2d, "ld") <= 4.2 and fused2d["smem_st_inst"] == 0,
            f"wavefronts/inst ld {per_inst(fused2d, 'ld'):.3f}; shared store instructions "
            f"{fused2d['smem_st_inst']}")
     # Whether nvcc emits a branch or if-converts the `%` rung's `if` is its choice: one build of
