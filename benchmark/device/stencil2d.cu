@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace gpuprims::bench {
 namespace {
@@ -159,24 +160,18 @@ void add_fused2d_family(const options& opt) {
   if (opt.full) {
     // Streaming strips of other heights, with the default's warps, ring and blocks an SM.
     constexpr int blocks = Steps * (2 * Rad + 1) * 4 <= 64 ? 4 : 2;
-    add(opt, family, "strips of 16 rows", role::variant,
-        [](benchmark::State& state) {
-          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 16, 8, blocks>, Rad>(state,
-                                                                                         true);
-        },
-        sizes, {"side"});
-    add(opt, family, "strips of 24 rows", role::variant,
-        [](benchmark::State& state) {
-          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 24, 8, blocks>, Rad>(state,
-                                                                                         true);
-        },
-        sizes, {"side"});
-    add(opt, family, "strips of 32 rows", role::variant,
-        [](benchmark::State& state) {
-          stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, 32, 8, blocks>, Rad>(state,
-                                                                                         true);
-        },
-        sizes, {"side"});
+    const auto strips = [&](auto rows) {
+      constexpr int height = decltype(rows)::value;
+      add(opt, family, "strips of " + std::to_string(height) + " rows", role::variant,
+          [](benchmark::State& state) {
+            stencil2d_steps_bench<Shape, Steps, fixed_fused_tuning<4, height, 8, blocks>, Rad>(
+                state, true);
+          },
+          sizes, {"side"});
+    };
+    strips(std::integral_constant<int, 16>{});
+    strips(std::integral_constant<int, 24>{});
+    strips(std::integral_constant<int, 32>{});
     add(opt, family, "shared tile 64x64", role::variant,
         [](benchmark::State& state) {
           stencil2d_steps_bench<Shape, Steps, fused_tile_tuning, Rad>(state, true);
