@@ -216,6 +216,7 @@ int main(int argc, char** argv) {
   gpuprims::bench::register_memory_access(opt);
   gpuprims::bench::register_transpose_placement(opt);
   gpuprims::bench::register_read_streams(opt);
+  gpuprims::bench::register_scan_l2_chunks(opt);
 
   gpuprims::bench::progress_reporter reporter(gpuprims::bench::selected(filter));
   benchmark::RunSpecifiedBenchmarks(&reporter);

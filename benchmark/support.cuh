@@ -375,5 +375,6 @@ void register_scan_ladder(const options& opt);
 void register_memory_access(const options& opt);
 void register_transpose_placement(const options& opt);
 void register_read_streams(const options& opt);
+void register_scan_l2_chunks(const options& opt);
 
 }  // namespace gpuprims::bench
