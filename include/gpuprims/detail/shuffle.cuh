@@ -16,6 +16,16 @@ __device__ __forceinline__ int lane_id() {
   return lane;
 }
 
+// `b`, hidden from the optimizer: a lane-dependent condition it would otherwise prove the same in
+// every round of an unrolled loop and hoist out of it (loop unswitching), a copy of the loop for
+// each side. The warp is then split around the copies' shuffles, and every shuffle takes the
+// divergent path (BRA.DIV: WARPSYNC.COLLECTIVE, SHFL, ENDCOLLECTIVE).
+__device__ __forceinline__ bool opaque(bool b) {
+  unsigned int v = b ? 1u : 0u;
+  asm volatile("" : "+r"(v));
+  return v != 0;
+}
+
 // T moved as 32-bit words, each through shuffle(word).
 template <class T, class Shuffle>
 __device__ __forceinline__ T shuffle_words(const T& value, Shuffle shuffle) {

@@ -308,7 +308,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     const T in_round = warp_inclusive_scan(y[per_word - 1], op);
     const T round_total = shuffle_from(in_round, 31);
     const T lane_before = shuffle_up(in_round, 1);
-    const maybe<T> before = lane > 0 ? maybe<T>{fold_after(carry, lane_before, op), true} : carry;
+    const maybe<T> before =
+        opaque(lane > 0) ? maybe<T>{fold_after(carry, lane_before, op), true} : carry;
     carry = {fold_after(carry, round_total, op), true};
     return before;
   };
@@ -386,7 +387,7 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
         w[k] = op(w[k - 1], w[k]);
       }
       before_word = {j < reg_before ? before_reg[j] : staged_before[(j - reg_before) * 32 + lane],
-                     j > 0 || lane > 0};
+                     j > 0 || opaque(lane > 0)};
     } else {
 #pragma unroll
       for (int k = 0; k < per_word; ++k) {
