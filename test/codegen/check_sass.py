@@ -5,6 +5,7 @@ Rules live in the source as comments, one per line:
 
     // sass: <function regex> has <instruction regex>
     // sass: <function regex> lacks <instruction regex>
+    // sass: <function regex> has at most <count> <instruction regex>
 
 Function regexes are searched in the demangled names cuobjdump reports (c++filt when present);
 instruction regexes are matched against the opcode with its modifiers (``LDG.E.128.CONSTANT``).
@@ -32,7 +33,7 @@ PTXAS_RULE_LINE = re.compile(r"^\s*//\s*ptxas:")
 PTXAS_RULE = re.compile(r"^\s*//\s*ptxas:\s*(.+?)\s+smem\s+(\d+)\s*$")
 PTXAS_ENTRY = re.compile(r"Compiling entry function '(\S+)'")
 PTXAS_SMEM = re.compile(r"Used \d+ registers.*?(?:(\d+) bytes smem|$)")
-RULE = re.compile(r"^\s*//\s*sass:\s*(.+?)\s+(has|lacks)\s+(\S+)\s*$")
+RULE = re.compile(r"^\s*//\s*sass:\s*(.+?)\s+(has at most \d+|has|lacks)\s+(\S+)\s*$")
 FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)")
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)")
 PTXAS_FUNCTION = re.compile(r"Function properties for (\S+)")
@@ -47,7 +48,8 @@ def parse_rules(source_text):
             continue
         m = RULE.match(line)
         if not m:
-            raise ValueError(f"line {number}: not '// sass: <function regex> has|lacks <instruction regex>'")
+            raise ValueError(
+                f"line {number}: not '// sass: <function regex> has|lacks|has at most N <instruction regex>'")
         rules.append((m.group(1), m.group(2), m.group(3)))
     return rules
 
@@ -160,9 +162,13 @@ def check_rules(rules, functions):
             continue
         for f in matched:
             hits = [op for op in functions[f] if re.match(op_re, op)]
-            ok = bool(hits) if verb == "has" else not hits
+            if verb.startswith("has at most"):
+                ok = len(hits) <= int(verb.split()[-1])
+                detail = f" (found {len(hits)})"
+            else:
+                ok = bool(hits) if verb == "has" else not hits
+                detail = f" (found {', '.join(sorted(set(hits)))})" if hits and verb == "lacks" else ""
             failures += 0 if ok else 1
-            detail = f" (found {', '.join(sorted(set(hits)))})" if hits and verb == "lacks" else ""
             report.append(f"{'ok  ' if ok else 'FAIL'} {names[f]} {verb} {op_re}{detail}")
     return report, failures
 

@@ -22,6 +22,11 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float has LDG\.E\.128
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float lacks LDGSTS
 // sass: scan_kernel<gpuprims::scan_tuning lacks LDL|STL
+// The rounds' shuffles stay on the converged path: the compiler once unswitched the unrolled rounds
+// on `lane > 0` and split the warp around every shuffle (each behind BRA.DIV, 17 of them in the
+// large float kernel, checked against the code before the fix; detail::opaque). The 4 or 5 left
+// guard the look-back's warp-wide steps.
+// sass: scan_kernel<gpuprims::scan_tuning, .*(float|int|long long) has at most 5 BRA\.DIV
 // The large shape asks the L2 for the tile 128 ahead of its own (prefetch.global.L2: CCTL.E.PF2).
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, float, float, .*float has CCTL\.E\.PF2
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float lacks CCTL\.E\.PF2

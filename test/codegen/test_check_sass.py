@@ -39,6 +39,15 @@ class CheckSass(unittest.TestCase):
         _, failures = check_sass.check_rules([("^wide$", "lacks", r"STG\.E\.128")], {"wide": functions["wide"]})
         self.assertEqual(failures, 1)
 
+    def test_has_at_most(self):
+        wide = {"wide": check_sass.parse_sass(SASS)["wide"]}
+        _, failures = check_sass.check_rules([("^wide$", "has at most 1", "LDG")], wide)
+        self.assertEqual(failures, 0)
+        _, failures = check_sass.check_rules([("^wide$", "has at most 1", "(LDG|STG)")], wide)
+        self.assertEqual(failures, 1)
+        rules = check_sass.parse_rules("// sass: kernel<4> has at most 4 BRA\\.DIV\n")
+        self.assertEqual(rules, [("kernel<4>", "has at most 4", "BRA\\.DIV")])
+
     def test_local_memory_always_fails(self):
         _, failures = check_sass.check_rules([("^wide$", "has", "LDG")], check_sass.parse_sass(SASS))
         self.assertEqual(failures, 1)  # narrow's STL
