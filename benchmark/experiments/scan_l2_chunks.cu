@@ -8,25 +8,27 @@
 // chunk's sums as one fixed block scan, and the chunks' bases form a chain, a hop a chunk (the
 // first scanning block of chunk c publishes chunk c + 1's), so the order of every combination is a
 // function of n alone.
-// Kernels: `alternate` (block 2k reduces tile k, block 2k + 1 scans tile k - lag x chunk) and
-// `pair` (block k does both, every load of both issued before any is used); a thread's 4 words
-// consecutive (lane words) or the warp's 128 consecutive (warp words: each load instruction 512
-// contiguous bytes, a warp scan per word). Cache hints: 0 none; 1 the scanning block's loads and
-// stores evict-first; 2 as 1, and the reducing block's loads evict-last.
+// Block k reduces tile k and scans tile k - lag x chunk, every load of both issued before any is
+// used (a first version, 2874d19, also had blocks taking turns: 2k reducing, 2k + 1 scanning); a
+// thread's 4 words consecutive (lane words) or the warp's 128 consecutive (warp words: each load
+// instruction 512 contiguous bytes, a warp scan per word). Cache hints: 0 none; 1 the scanning
+// block's loads and stores evict-first; 2 as 1, and the reducing block's loads evict-last.
 // Baselines: cudaMemcpyAsync of the input, cub::DeviceScan::InclusiveSum, gpuprims::inclusive_scan.
 // Every row is checked first at 2^24 items of 0 or 1 (each prefix an exact float), bit for bit
 // against the CPU. Float sums only, n a multiple of the tile: a study, not a library path.
 #include <gpuprims/device/scan.cuh>
 
 #include "../reduce_families.cuh"
+#include "../scan_families.cuh"
 #include "../support.cuh"
 
-#include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace gpuprims::bench {
@@ -110,122 +112,6 @@ __device__ __forceinline__ float block_exclusive(float x, float& total, float (&
   return lane == 0 ? before : before + ex;
 }
 
-template <int Chunk, int Hints>
-__global__ void __launch_bounds__(threads, 4)
-    l2_chunk_scan(const float4* __restrict__ in, float4* __restrict__ out, std::size_t tiles,
-                  int lag, record* sums, record* bases, unsigned int epoch) {
-  constexpr int per_thread = Chunk / threads;  // sums a thread folds
-  __shared__ float warp_sums[8], warp_sums2[8];
-  __shared__ float shared_prefix;
-  const std::size_t pair = blockIdx.x / 2;
-  if (blockIdx.x % 2 == 0) {  // reduce tile `pair`
-    if (pair >= tiles) {
-      return;
-    }
-    const float4* p = in + pair * tile_words + threadIdx.x * words;
-    float4 v[words];
-#pragma unroll
-    for (int k = 0; k < words; ++k) {
-      v[k] = load_word<Hints>(p + k, false);
-    }
-    float s = (v[0].x + v[0].y) + (v[0].z + v[0].w);
-#pragma unroll
-    for (int k = 1; k < words; ++k) {
-      s = s + ((v[k].x + v[k].y) + (v[k].z + v[k].w));
-    }
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-      s = s + __shfl_xor_sync(0xffffffffu, s, o);
-    }
-    if (threadIdx.x % 32 == 0) {
-      warp_sums[threadIdx.x / 32] = s;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      float t = warp_sums[0];
-#pragma unroll
-      for (int w = 1; w < 8; ++w) {
-        t = t + warp_sums[w];
-      }
-      publish(sums + pair, t, epoch);
-    }
-    return;
-  }
-  const std::size_t behind = static_cast<std::size_t>(lag) * Chunk;
-  if (pair < behind || pair - behind >= tiles) {
-    return;
-  }
-  const std::size_t tile = pair - behind, chunk = tile / Chunk;
-  const int r = static_cast<int>(tile % Chunk);
-  const float4* p = in + tile * tile_words + threadIdx.x * words;
-  float4 v[words];
-#pragma unroll
-  for (int k = 0; k < words; ++k) {
-    v[k] = load_word<Hints>(p + k, true);
-  }
-  // The chunk's sums (their last one published `lag` chunks of blocks ago), one fixed block scan.
-  const std::size_t first = chunk * Chunk;
-  float a[per_thread];
-#pragma unroll
-  for (int j = 0; j < per_thread; ++j) {
-    const std::size_t i = first + threadIdx.x * per_thread + j;
-    a[j] = i < tiles ? await(sums + i, epoch) : 0.f;
-  }
-  float own = a[0];
-#pragma unroll
-  for (int j = 1; j < per_thread; ++j) {
-    own = own + a[j];
-  }
-  float chunk_total = 0.f;
-  const float before = block_exclusive(own, chunk_total, warp_sums);
-  if (static_cast<int>(threadIdx.x) == r / per_thread) {
-    float e = before;
-#pragma unroll
-    for (int j = 0; j < per_thread; ++j) {
-      if (j < r % per_thread) {
-        e = e + a[j];
-      }
-    }
-    float base = 0.f;
-    if (chunk > 0) {
-      base = await(bases + chunk, epoch);
-    }
-    if (r == 0) {
-      publish(bases + chunk + 1, chunk > 0 ? base + chunk_total : chunk_total, epoch);
-    }
-    shared_prefix = chunk > 0 ? base + e : e;
-  }
-  // The tile: each thread's 16 items in order, then the block's threads.
-  float run[words * 4];
-#pragma unroll
-  for (int k = 0; k < words; ++k) {
-    run[4 * k] = v[k].x;
-    run[4 * k + 1] = v[k].y;
-    run[4 * k + 2] = v[k].z;
-    run[4 * k + 3] = v[k].w;
-  }
-#pragma unroll
-  for (int i = 1; i < words * 4; ++i) {
-    run[i] = run[i - 1] + run[i];
-  }
-  float tile_total = 0.f;
-  const float thread_before = block_exclusive(run[words * 4 - 1], tile_total, warp_sums2);
-  const float prefix = shared_prefix + thread_before;  // after block_exclusive's barrier
-  float4* q = out + tile * tile_words + threadIdx.x * words;
-#pragma unroll
-  for (int k = 0; k < words; ++k) {
-    const float4 o = {prefix + run[4 * k], prefix + run[4 * k + 1], prefix + run[4 * k + 2],
-                      prefix + run[4 * k + 3]};
-    if (Hints >= 1) {
-      __stcs(q + k, o);
-    } else {
-      q[k] = o;
-    }
-  }
-}
-
-// One block a pair: block k reduces tile k (from DRAM) and scans tile k - lag x chunk (from the
-// L2), with every load of both (and the chunk's sums, and its base) issued before any is used.
 // Where thread t's word j lies in its tile: lane words (a thread's 4 words consecutive) or warp
 // words (a warp's 128 words consecutive, word j of lane l at j x 32 + l: each load instruction 512
 // contiguous bytes).
@@ -423,23 +309,6 @@ struct l2_pair_launcher {
   }
 };
 
-template <int Chunk, int Hints>
-struct l2_chunk_launcher {
-  record* sums = nullptr;
-  record* bases = nullptr;
-  unsigned int epoch = 0;
-  int lag = 1;
-
-  cudaError_t operator()(const float* in, float* out, std::size_t n, cudaStream_t stream) {
-    const std::size_t tiles = n / tile_items;
-    const std::size_t blocks = 2 * (tiles + static_cast<std::size_t>(lag) * Chunk);
-    l2_chunk_scan<Chunk, Hints><<<static_cast<unsigned int>(blocks), threads, 0, stream>>>(
-        reinterpret_cast<const float4*>(in), reinterpret_cast<float4*>(out), tiles, lag, sums,
-        bases, ++epoch);
-    return cudaGetLastError();
-  }
-};
-
 // The exact check: 2^24 items of 0 or 1, every prefix at most 2^24 (exact in a float).
 template <class Launcher>
 bool l2_chunk_scan_correct(Launcher& launch) {
@@ -500,60 +369,6 @@ void l2_chunk_bench(benchmark::State& state) {
   });
 }
 
-void l2_copy_bench(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  random_buffer in(n * sizeof(float), 31);
-  device_scratch out(n * sizeof(float));
-  if (!in.ok() || out.p == nullptr) {
-    state.SkipWithError("setup failed");
-    return;
-  }
-  time_launches(state, 2 * n * sizeof(float), [&](cudaStream_t stream) {
-    skip_on_error(state, cudaMemcpyAsync(out.p, in.as<float>(), n * sizeof(float),
-                                         cudaMemcpyDeviceToDevice, stream));
-  });
-}
-
-void l2_cub_bench(benchmark::State& state) {
-  const auto n = static_cast<std::int64_t>(state.range(0));
-  std::size_t bytes = 0;
-  cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const float*>(nullptr),
-                                static_cast<float*>(nullptr), n);
-  device_scratch temp(bytes);
-  random_buffer in(static_cast<std::size_t>(n) * sizeof(float), 31);
-  device_scratch out(static_cast<std::size_t>(n) * sizeof(float));
-  if (!in.ok() || out.p == nullptr) {
-    state.SkipWithError("setup failed");
-    return;
-  }
-  time_launches(state, 2 * static_cast<std::size_t>(n) * sizeof(float), [&](cudaStream_t stream) {
-    std::size_t b = bytes;
-    skip_on_error(state, cub::DeviceScan::InclusiveSum(temp.p, b, in.as<float>(),
-                                                       static_cast<float*>(out.p), n, stream));
-  });
-}
-
-void l2_library_bench(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  std::size_t bytes = 0;
-  random_buffer in(n * sizeof(float), 31);
-  device_scratch out(n * sizeof(float));
-  if (gpuprims::scan_workspace_bytes<float>(n, bytes) != cudaSuccess || !in.ok() ||
-      out.p == nullptr) {
-    state.SkipWithError("setup failed");
-    return;
-  }
-  device_scratch workspace(bytes);
-  if (cudaMemset(workspace.p, 0, bytes) != cudaSuccess) {
-    state.SkipWithError("workspace");
-    return;
-  }
-  time_launches(state, 2 * n * sizeof(float), [&](cudaStream_t stream) {
-    skip_on_error(state, gpuprims::inclusive_scan(in.as<float>(), static_cast<float*>(out.p), n,
-                                                  plus<float>{}, workspace.p, bytes, stream));
-  });
-}
-
 }  // namespace
 
 void register_scan_l2_chunks(const options& opt) {
@@ -563,14 +378,13 @@ void register_scan_l2_chunks(const options& opt) {
   const std::int64_t big = std::int64_t{1} << 28, mid = std::int64_t{1} << 24;
   const arg_list sizes = {{mid, 0}, {big, 0}};
   const std::vector<std::string> names = {"n", "lag"};
-  add(opt, "scan_l2_chunks", "cudaMemcpyAsync", role::baseline, l2_copy_bench, sizes, names);
-  add(opt, "scan_l2_chunks", "cub::DeviceScan::InclusiveSum", role::baseline, l2_cub_bench, sizes,
+  add(opt, "scan_l2_chunks", "cudaMemcpyAsync", role::baseline, copy_input_bench<float>, sizes,
       names);
-  add(opt, "scan_l2_chunks", "gpuprims::inclusive_scan", role::baseline, l2_library_bench, sizes,
-      names);
+  add(opt, "scan_l2_chunks", "cub::DeviceScan::InclusiveSum", role::baseline, cub_scan_bench<float>,
+      sizes, names);
+  add(opt, "scan_l2_chunks", "gpuprims::inclusive_scan", role::baseline, scan_default_bench<float>,
+      sizes, names);
   const arg_list lags = {{mid, 1}, {mid, 2}, {big, 1}, {big, 2}, {big, 4}};
-  add(opt, "scan_l2_chunks", "alternate_chunk256_hints1", role::variant,
-      l2_chunk_bench<l2_chunk_launcher<256, 1>, 256>, lags, names);
   add(opt, "scan_l2_chunks", "pair_chunk256_hints1", role::variant,
       l2_chunk_bench<l2_pair_launcher<256, 1, 4>, 256>, lags, names);
   add(opt, "scan_l2_chunks", "pair_chunk512_hints1", role::variant,
