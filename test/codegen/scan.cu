@@ -16,7 +16,10 @@ void launchers(const float* f, float* g, const signed char* b, long long* l, con
 // (LDG, 16 bytes); both store from registers; no local memory in any instantiation (its register
 // caps spill nothing).
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, float, float, .*float has LDGSTS\.E\.BYPASS\.128
-// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, (false|true), float, float, .*float has STG\.E\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float has STG\.E\.128
+// The large shape stores its results evict-first (scan_policy::streaming_stores: st.global.cs).
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, float, float, .*float has STG\.E\.EF\.128
+// sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, float, float, .*float lacks STG\.E\.128
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, int, int, .*int has LDGSTS\.E\.BYPASS\.128
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, false, signed char, long long has LDGSTS\.E\.BYPASS\.128
 // sass: scan_kernel<gpuprims::scan_tuning, (false|true), true, true, float, float, .*float has LDG\.E\.128

@@ -49,6 +49,10 @@ struct scan_policy {
   /// (the library's policies): only for tiles past it. True: every tile prefetches (the library's
   /// only behaviour before 2026-11-27).
   bool prefetch_first_wave = false;
+  /// Large shape, 16-byte words: the results stored evict-first (st.global.cs), so that they leave
+  /// the L2 before the input that the prefetch brought there ahead of its tiles. A kernel that
+  /// reads the output right after finds less of it in the L2.
+  bool streaming_stores = false;
 };
 
 /// The library's scan policy for code built for `arch`: one tile shape for every architecture (so
@@ -83,10 +87,16 @@ struct scan_tuning {
     // 3479-3481). Issued after the loads had landed it was faster at 2^23 (37.3) but spilled 4
     // bytes in the staged exclusive int kernel (test/codegen/scan.cu); after the tile's first pass
     // over its words it lost the prefetch's gain at 2^28 (970 against 876 us). docs/scan.md.
+    scan_policy p = {256, 24, 1, true, 8, std::size_t{1} << 21};
     if (detail::arch::limits_of(arch).shared_bytes_per_sm >= 8 * tile_bytes) {
-      return {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3, 128};
+      p = {256, 24, 8, true, 8, std::size_t{1} << 21, true, 6, false, 3, 128};
     }
-    return {256, 24, 1, true, 8, std::size_t{1} << 21};
+    // The large shape's results stored evict-first: H200, two builds alternated in one call
+    // (forty-seventh session), us at 2^24 / 2^28 / 2^30 floats: 45.9-46.1 / 628.9-632.5 /
+    // 2493.3-2496.1 against 48.7-48.8 / 656.9-657.0 / 2581.0-2585.3 (CUB 53.2-53.7 / 685.7-688.9
+    // / 2699-2713); int32 alike. Not measured with register tiles.
+    p.streaming_stores = true;
+    return p;
   }
 };
 

@@ -157,15 +157,19 @@ __device__ __forceinline__ void load_warp_words(const Item* in, std::size_t warp
 }
 
 // Stores `count` values of T (count * sizeof(T) a multiple of 16 bytes, dst 16-byte aligned) as
-// 16-byte words.
-template <int Count, class T>
+// 16-byte words; Streaming: evict-first (st.global.cs, scan_policy::streaming_stores).
+template <bool Streaming, int Count, class T>
 __device__ __forceinline__ void store_words(T* dst, const T (&values)[Count]) {
   static_assert(Count * sizeof(T) % 16 == 0, "whole 16-byte words");
   uint4 words[Count * sizeof(T) / 16];
   memcpy(words, values, sizeof(words));
 #pragma unroll
   for (std::size_t w = 0; w < Count * sizeof(T) / 16; ++w) {
-    reinterpret_cast<uint4*>(dst)[w] = words[w];
+    if constexpr (Streaming) {
+      __stcs(reinterpret_cast<uint4*>(dst) + w, words[w]);
+    } else {
+      reinterpret_cast<uint4*>(dst)[w] = words[w];
+    }
   }
 }
 
@@ -408,7 +412,8 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     const std::size_t first = warp_base + (std::size_t{32} * j + lane) * per_word;
     if constexpr (Vector && per_word * sizeof(T) % 16 == 0) {
       if (full) {
-        store_words(out + first, result);
+        store_words<!Small && Tuning::select(GPUPRIMS_TARGET_ARCH).streaming_stores>(out + first,
+                                                                                 result);
         continue;
       }
     }
