@@ -413,7 +413,7 @@ __global__ void __launch_bounds__((scan_shape_here<Tuning, Item, T, Small>.threa
     if constexpr (Vector && per_word * sizeof(T) % 16 == 0) {
       if (full) {
         store_words<!Small && Tuning::select(GPUPRIMS_TARGET_ARCH).streaming_stores>(out + first,
-                                                                                 result);
+                                                                                     result);
         continue;
       }
     }
