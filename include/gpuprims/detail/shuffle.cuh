@@ -19,7 +19,8 @@ __device__ __forceinline__ int lane_id() {
 // `b`, hidden from the optimizer: a lane-dependent condition it would otherwise prove the same in
 // every round of an unrolled loop and hoist out of it (loop unswitching), a copy of the loop for
 // each side. The warp is then split around the copies' shuffles, and every shuffle takes the
-// divergent path (BRA.DIV: WARPSYNC.COLLECTIVE, SHFL, ENDCOLLECTIVE).
+// divergent path (BRA.DIV: WARPSYNC.COLLECTIVE, SHFL, ENDCOLLECTIVE). (detail/stencil/fused.cuh's
+// opaque_select is the same remedy for a choice between two values; notes/design.md.)
 __device__ __forceinline__ bool opaque(bool b) {
   unsigned int v = b ? 1u : 0u;
   asm volatile("" : "+r"(v));
