@@ -37,7 +37,6 @@ namespace {
 constexpr int threads = 256, words = 4;             // a thread: 4 consecutive float4
 constexpr int tile_words = threads * words;         // 1024 float4
 constexpr std::size_t tile_items = tile_words * 4;  // 4096 floats
-constexpr std::size_t scan_items = std::size_t{1} << 28;
 
 using record = unsigned long long;  // (epoch << 32) | float bits
 
