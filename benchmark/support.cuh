@@ -113,6 +113,17 @@ struct with_prefetch_first_wave {
   }
 };
 
+// A tuning selector: Base's policy with its large shape's stores evict-first or plain
+// (`streaming_stores`).
+template <class Base, bool Streaming>
+struct with_streaming_stores {
+  __host__ __device__ static constexpr auto select(int arch) {
+    auto p = Base::select(arch);
+    p.streaming_stores = Streaming;
+    return p;
+  }
+};
+
 // A non-blocking stream and two events for timing batches of launches; released on destruction.
 struct batch_timer {
   cudaStream_t stream = nullptr;

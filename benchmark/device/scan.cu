@@ -108,6 +108,9 @@ void register_scan_family(const options& opt, const std::string& family) {
         scan_default_bench<T, prefetch_tuning<64>>, sizes, {"n"});
     add(opt, family, "gpuprims::inclusive_scan_prefetch256", role::variant,
         scan_default_bench<T, prefetch_tuning<256>>, sizes, {"n"});
+    // The large shape's stores plain (the default before 2026-11-29: evict-first since).
+    add(opt, family, "gpuprims::inclusive_scan, plain stores", role::variant,
+        scan_default_bench<T, with_streaming_stores<scan_tuning, false>>, sizes, {"n"});
     // Tiles prefetching for the first wave too (the default before 2026-11-28, there issued as
     // the tile started, before its own loads).
     add(opt, family, "gpuprims::inclusive_scan, first wave prefetched too", role::variant,
